@@ -1,0 +1,3 @@
+from imlbench.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,69 @@
+"""The data generating process contract.
+
+A DGP draws a data set, knows its regression function ``f`` when it is known,
+and draws a feature block from its conditional law given the other features when
+that law is known. ``realize`` fixes any structure that is random per data set
+(for example which original feature a noise feature is correlated with); the
+data stage and every later stage realize the DGP from the same seed stream.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from imlbench.registry import Registry
+
+
+class DGP:
+    """Base class: a distribution of (x, y) with optional known truths."""
+
+    #: whether ``f`` is known (simulations) or not (real data).
+    has_truth: bool = True
+
+    @property
+    def feature_names(self) -> list[str]:
+        raise NotImplementedError
+
+    def realize(self, rng: np.random.Generator) -> DGP:
+        """This DGP with its per-data-set random structure fixed (default: none)."""
+        return self
+
+    def sample_features(self, n: int, rng: np.random.Generator) -> np.ndarray:
+        raise NotImplementedError
+
+    def f(self, X: np.ndarray) -> np.ndarray:
+        """The regression function E(y | x)."""
+        raise NotImplementedError(f"{type(self).__name__} has no known regression function")
+
+    def noise(self, n: int, rng: np.random.Generator) -> np.ndarray:
+        raise NotImplementedError
+
+    def sample(self, n: int, rng: np.random.Generator) -> pd.DataFrame:
+        """Draw ``n`` rows: the features (named by ``feature_names``) and ``y``."""
+        X = self.sample_features(n, rng)
+        y = self.f(X) + self.noise(n, rng)
+        df = pd.DataFrame(X, columns=self.feature_names)
+        df["y"] = y
+        return df
+
+    def sample_conditional(
+        self, X: np.ndarray, features: Sequence[int], rng: np.random.Generator
+    ) -> np.ndarray:
+        """Draw columns ``features`` from their joint law given the other columns of ``X``.
+
+        Returns an array of shape ``(len(X), len(features))``.
+        """
+        raise NotImplementedError(f"{type(self).__name__} has no known conditional sampler")
+
+
+DGPS: Registry[type[DGP]] = Registry("DGP")
+
+
+def make_dgp(name: str, params: dict) -> DGP:
+    """Build the registered DGP ``name`` from its study-file parameters."""
+    import imlbench.dgp  # noqa: F401  (registers the DGPs)
+
+    return DGPS.get(name)(**params)

@@ -1,0 +1,284 @@
+"""Explanation methods by name, as the study files and the explain stage use them.
+
+Each registered method is a function ``(ctx, params, rng) -> tidy DataFrame``: the
+context carries the fitted model's ``predict`` and the data; methods that need
+more (a refit, the DGP's conditional sampler, the forest's trees) declare it in
+``requires`` so the config validator can reject impossible combinations before any
+job runs. The numerical work lives in the modules this one calls.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from imlbench.dgp.base import DGP
+from imlbench.explain.batching import DEFAULT_MAX_ROWS
+from imlbench.explain.effects import ice, partial_dependence
+from imlbench.explain.grids import make_grid
+from imlbench.explain.importance import conditional_importance, permutation_importance
+from imlbench.explain.oob import oob_permutation_importance
+from imlbench.explain.partitions import leaf_rectangles
+from imlbench.explain.relearn import relearn_importance
+from imlbench.registry import Registry
+
+
+@dataclass
+class ExplainContext:
+    """What a method may use for one repetition of one (scenario, learner)."""
+
+    model: Any
+    X: np.ndarray
+    y: np.ndarray
+    feature_names: list[str]
+    dgp: DGP
+    fit: Callable[[np.ndarray, np.ndarray], Callable[[np.ndarray], np.ndarray]]
+    fixed_rng: Callable[[str], np.random.Generator]
+    X_test: np.ndarray | None = None
+    y_test: np.ndarray | None = None
+    max_rows: int = DEFAULT_MAX_ROWS
+
+    def predict(self, X: np.ndarray) -> np.ndarray:
+        return self.model.predict(X)
+
+    def index(self, name: str) -> int:
+        return self.feature_names.index(name)
+
+    def features(self, params: dict) -> list[int]:
+        """Indices of ``params['features']`` (names), or of every feature."""
+        names = params.get("features") or self.feature_names
+        return [self.index(f) for f in names]
+
+    def data(self, params: dict) -> tuple[np.ndarray, np.ndarray]:
+        """The rows a method is evaluated on: ``train`` (default) or ``test``."""
+        if params.get("data", "train") == "test":
+            if self.X_test is None or len(self.X_test) == 0:
+                raise ValueError("this scenario has no test rows (set n_test)")
+            return self.X_test, self.y_test
+        return self.X, self.y
+
+
+Method = Callable[[ExplainContext, dict, np.random.Generator], pd.DataFrame]
+
+
+@dataclass(frozen=True)
+class MethodSpec:
+    run: Method
+    #: needs of the method: learner capabilities ("oob", "trees") or DGP abilities
+    #: ("conditional": a known conditional sampler, "noise_block").
+    requires: frozenset[str] = field(default_factory=frozenset)
+    #: parameter names the method accepts (validated before any job runs).
+    params: frozenset[str] = field(default_factory=frozenset)
+    #: "importance" (one value per feature, ranked by compare), "effect" or "other".
+    kind: str = "other"
+
+
+METHODS: Registry[MethodSpec] = Registry("method")
+
+
+def method(
+    name: str, *, requires: set[str] = frozenset(), params: set[str] = frozenset(),
+    kind: str = "other",
+):
+    def decorator(fn: Method) -> Method:
+        METHODS.register(name)(MethodSpec(fn, frozenset(requires), frozenset(params), kind))
+        return fn
+
+    return decorator
+
+
+def _named(ctx: ExplainContext, df: pd.DataFrame) -> pd.DataFrame:
+    df["feature"] = [ctx.feature_names[j] for j in df["feature"]]
+    return df
+
+
+@method("pfi", params={"features", "n_repeats", "data"}, kind="importance")
+def _pfi(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
+    X, y = ctx.data(params)
+    df = permutation_importance(
+        ctx.predict, X, y, features=ctx.features(params),
+        n_repeats=int(params.get("n_repeats", 1)), rng=rng, max_rows=ctx.max_rows,
+    )
+    return _named(ctx, df.groupby("feature", as_index=False)["value"].mean())
+
+
+@method(
+    "cpfi", requires={"conditional"}, params={"features", "n_repeats", "data"}, kind="importance"
+)
+def _cpfi(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
+    X, y = ctx.data(params)
+    df = conditional_importance(
+        ctx.predict, X, y, ctx.dgp.sample_conditional, features=ctx.features(params),
+        n_repeats=int(params.get("n_repeats", 1)), rng=rng, max_rows=ctx.max_rows,
+    )
+    return _named(ctx, df.groupby("feature", as_index=False)["value"].mean())
+
+
+@method("oob_pfi", requires={"oob"}, params={"features", "scale"}, kind="importance")
+def _oob(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
+    df = oob_permutation_importance(
+        ctx.model, ctx.X, ctx.y, features=ctx.features(params), rng=rng,
+        scale=bool(params.get("scale", True)),
+    )
+    return _named(ctx, df)
+
+
+def _relearn(scheme: str) -> Method:
+    def run(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
+        sampler = ctx.dgp.sample_conditional if scheme == "conditional" else None
+        df = relearn_importance(
+            ctx.fit, ctx.predict, ctx.X, ctx.y, scheme=scheme,
+            features=ctx.features(params), rng=rng, sampler=sampler,
+        )
+        return _named(ctx, df)
+
+    return run
+
+
+method("loco", params={"features"}, kind="importance")(_relearn("drop"))
+method("permute_relearn", params={"features"}, kind="importance")(_relearn("permute"))
+method("condition_relearn", requires={"conditional"}, params={"features"}, kind="importance")(
+    _relearn("conditional")
+)
+
+
+def _effect_grid(ctx: ExplainContext, params: dict, j: int) -> np.ndarray:
+    return make_grid(ctx.X[:, j], params.get("grid", {}))
+
+
+@method("pdp", params={"features", "grid", "data"}, kind="effect")
+def _pdp(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
+    X, _ = ctx.data(params)
+    frames = []
+    for j in ctx.features(params):
+        grid = _effect_grid(ctx, params, j)
+        pd_ = partial_dependence(ctx.predict, X, j, grid, max_rows=ctx.max_rows)
+        frames.append(pd.DataFrame({"feature": ctx.feature_names[j], "x": grid, "value": pd_}))
+    return pd.concat(frames, ignore_index=True)
+
+
+@method("ice", params={"features", "grid", "rows", "n_rows"}, kind="effect")
+def _ice(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
+    """ICE at the DGP's fixed reference rows (``rows: reference``) or at training rows."""
+    if params.get("rows", "reference") == "reference":
+        rows = ctx.dgp.reference_rows(int(params.get("n_rows", 11)), ctx.fixed_rng("ice_rows"))
+    else:
+        take = rng.choice(len(ctx.X), size=min(int(params.get("n_rows", 20)), len(ctx.X)),
+                          replace=False)
+        rows = ctx.X[np.sort(take)]
+    frames = []
+    for j in ctx.features(params):
+        grid = _effect_grid(ctx, params, j)
+        curves = ice(ctx.predict, rows, j, grid, max_rows=ctx.max_rows)
+        frames.append(pd.DataFrame({
+            "feature": ctx.feature_names[j],
+            "row": np.repeat(np.arange(len(rows)), len(grid)),
+            "x": np.tile(grid, len(rows)),
+            "value": curves.ravel(),
+        }))
+    return pd.concat(frames, ignore_index=True)
+
+
+@method("surface", params={"features", "grid"})
+def _surface(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
+    """2-D partial dependence on a product grid (the fitted surface when p = 2)."""
+    j, k = ctx.features(params)
+    gj, gk = _effect_grid(ctx, params, j), _effect_grid(ctx, params, k)
+    G = np.array([(a, b) for a in gj for b in gk])
+    value = partial_dependence(ctx.predict, ctx.X, [j, k], G, max_rows=ctx.max_rows)
+    return pd.DataFrame({"x": G[:, 0], "z": G[:, 1], "value": value})
+
+
+@method("permuted_queries", params={"features"})
+def _queries(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
+    """The points at which permutation VI of each feature evaluates the model."""
+    frames = []
+    for j in ctx.features(params):
+        Q = ctx.X.copy()
+        Q[:, j] = rng.permutation(Q[:, j])
+        df = pd.DataFrame(Q, columns=ctx.feature_names)
+        df.insert(0, "feature", ctx.feature_names[j])
+        frames.append(df)
+    return pd.concat(frames, ignore_index=True)
+
+
+@method("leaf_boxes", requires={"trees"}, params={"features", "n_trees"})
+def _leaf_boxes(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
+    """Leaves of ``n_trees`` randomly chosen trees over two features."""
+    S = ctx.features(params)
+    bounds = [(float(ctx.X[:, j].min()), float(ctx.X[:, j].max())) for j in S]
+    trees = ctx.model.estimators_
+    pick = rng.choice(len(trees), size=min(int(params.get("n_trees", 10)), len(trees)),
+                      replace=False)
+    frames = []
+    for t in pick:
+        df = leaf_rectangles(trees[t], S, bounds)
+        df.insert(0, "tree", int(t))
+        frames.append(df)
+    return pd.concat(frames, ignore_index=True)
+
+
+SUBSTITUTES = ("permute", "conditional", "knockoff")
+
+
+def _substitute_block(
+    kind: str, ctx: ExplainContext, X: np.ndarray, block: list[int], rng: np.random.Generator,
+    moments: tuple[np.ndarray, np.ndarray],
+) -> np.ndarray:
+    from imlbench.explain.knockoffs import knockoff_block
+
+    Xs = X.copy()
+    if kind == "permute":
+        Xs[:, block] = X[rng.permutation(len(X))][:, block]
+    elif kind == "conditional":
+        Xs[:, block] = ctx.dgp.sample_conditional(X, block, rng)
+    elif kind == "knockoff":
+        mu, sigma = moments
+        Xs[:, block] = knockoff_block(X, block, rng, mu=mu, sigma=sigma)
+    else:
+        raise ValueError(f"substitute {kind!r} is not one of {', '.join(SUBSTITUTES)}")
+    return Xs
+
+
+@method("substitute_test", requires={"noise_block"}, params={"substitute", "alpha", "split"})
+def _substitute_test(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
+    """Hooker et al. (2021), Sect. 5 / Fig. 8: is the noise block x2 important?
+
+    The full model (fitted on x1, x2) is compared with a model relearned on
+    (x1, x2*), where x2* substitutes the block by a row permutation, a draw from the
+    true conditional law, or second-order Gaussian knockoffs (moments estimated on
+    the training rows). Both are scored on the external test rows (the substitute
+    model on the test rows with their own substitute block) and the one-sided
+    MSE-difference Wald test of Williamson et al. (2020) decides.
+    """
+    from imlbench.metrics.vim_test import mse_difference_test
+
+    if ctx.X_test is None or len(ctx.X_test) == 0:
+        raise ValueError("substitute_test needs test rows (set n_test)")
+    block = list(ctx.dgp.noise_features)
+    kind = params.get("substitute", "permute")
+    moments = (ctx.X.mean(axis=0), np.cov(ctx.X, rowvar=False))
+    Xs_train = _substitute_block(kind, ctx, ctx.X, block, rng, moments)
+    Xs_test = _substitute_block(kind, ctx, ctx.X_test, block, rng, moments)
+    reduced = ctx.fit(Xs_train, ctx.y)
+    loss_full = (ctx.y_test - ctx.predict(ctx.X_test)) ** 2
+    loss_reduced = (ctx.y_test - reduced(Xs_test)) ** 2
+    res = mse_difference_test(
+        loss_full, loss_reduced, alpha=float(params.get("alpha", 0.05)), rng=rng,
+        split=bool(params.get("split", True)),
+    )
+    return pd.DataFrame([{"substitute": kind, **res}])
+
+
+@method("linear_pfi_theory", requires={"linear"})
+def _linear_theory(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
+    """Theorem 1 of Hooker et al. (2021) for the fitted least-squares model:
+    E_pi VI^pi_j = 2 beta_j^2 (1/N) sum_i (x_ij - mean_j)^2 (mean form of the printed sum),
+    computed from the fitted coefficients and the training data, not by permuting."""
+    beta = np.asarray(ctx.model.coef_, dtype=float)
+    var = ctx.X.var(axis=0)
+    return pd.DataFrame({"feature": ctx.feature_names, "value": 2.0 * beta**2 * var})

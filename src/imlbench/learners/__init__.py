@@ -1,0 +1,127 @@
+"""Learners by name: each builds a scikit-learn estimator (or pipeline) from study parameters.
+
+Threads come from the caller (Snakemake's ``threads:``), never from a hidden default.
+Hyperparameters live in the study file; the defaults here mirror the R functions
+the papers used where the paper is silent (``randomForest``, ``nnet``).
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from imlbench.registry import Registry
+
+
+@dataclass(frozen=True)
+class LearnerSpec:
+    """A registered learner: its constructor and what it supports."""
+
+    build: Callable[..., Any]
+    capabilities: frozenset[str] = field(default_factory=frozenset)
+
+
+LEARNERS: Registry[LearnerSpec] = Registry("learner")
+
+
+def _rf(params: dict, random_state: int, threads: int) -> Any:
+    from sklearn.ensemble import RandomForestRegressor
+
+    defaults = {"n_estimators": 500, "max_features": 1 / 3, "min_samples_leaf": 5}
+    return RandomForestRegressor(
+        **{**defaults, **params}, bootstrap=True, random_state=random_state, n_jobs=threads
+    )
+
+
+def _bagging(params: dict, random_state: int, threads: int) -> Any:
+    return _rf({**params, "max_features": 1.0}, random_state, threads)
+
+
+def _gbm(params: dict, random_state: int, threads: int) -> Any:
+    from xgboost import XGBRegressor
+
+    defaults = {"n_estimators": 300, "max_depth": 4, "learning_rate": 0.05, "subsample": 0.8}
+    return XGBRegressor(
+        **{**defaults, **params}, random_state=random_state, n_jobs=threads, tree_method="hist"
+    )
+
+
+def _svm(params: dict, random_state: int, threads: int) -> Any:
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+    from sklearn.svm import SVR
+
+    defaults = {"C": 1.0, "epsilon": 0.1, "gamma": "scale"}
+    return make_pipeline(StandardScaler(), SVR(**{**defaults, **params}))
+
+
+def _knn(params: dict, random_state: int, threads: int) -> Any:
+    from sklearn.neighbors import KNeighborsRegressor
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    defaults = {"n_neighbors": 10}
+    return make_pipeline(StandardScaler(), KNeighborsRegressor(**{**defaults, **params}))
+
+
+def _lm(params: dict, random_state: int, threads: int) -> Any:
+    from sklearn.linear_model import LinearRegression
+
+    return LinearRegression(**params)
+
+
+def _tree(params: dict, random_state: int, threads: int) -> Any:
+    from sklearn.tree import DecisionTreeRegressor
+
+    return DecisionTreeRegressor(**{"min_samples_leaf": 5, **params}, random_state=random_state)
+
+
+def _mlp(params: dict, random_state: int, threads: int) -> Any:
+    """One hidden layer of logistic units fitted by L-BFGS, as R's ``nnet``.
+
+    ``decay`` is nnet's weight decay (sklearn's ``alpha``), ``maxit`` its iteration
+    cap; ``scale: true`` standardises the inputs first.
+    """
+    from sklearn.neural_network import MLPRegressor
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    p = {"size": 20, "decay": 0.0, "maxit": 100, "scale": False, **params}
+    net = MLPRegressor(
+        hidden_layer_sizes=(int(p["size"]),),
+        activation="logistic",
+        solver="lbfgs",
+        alpha=float(p["decay"]),
+        max_iter=int(p["maxit"]),
+        random_state=random_state,
+    )
+    return make_pipeline(StandardScaler(), net) if p["scale"] else net
+
+
+for _name, _build, _caps in [
+    ("rf", _rf, {"oob", "trees"}),
+    ("bagging", _bagging, {"oob", "trees"}),
+    ("gbm", _gbm, set()),
+    ("svm", _svm, set()),
+    ("knn", _knn, set()),
+    ("lm", _lm, {"linear"}),
+    ("tree", _tree, set()),
+    ("mlp", _mlp, set()),
+]:
+    LEARNERS.register(_name)(LearnerSpec(_build, frozenset(_caps)))
+
+
+def make_learner(name: str, params: dict, random_state: int, threads: int = 1) -> Any:
+    """A fresh, unfitted estimator of the registered learner ``name``."""
+    return LEARNERS.get(name).build(dict(params), random_state, threads)
+
+
+def fit_quietly(estimator: Any, X: Any, y: Any) -> Any:
+    """Fit ``estimator``; iteration-cap warnings (nnet's ``maxit``) are expected and muted."""
+    from sklearn.exceptions import ConvergenceWarning
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        return estimator.fit(X, y)

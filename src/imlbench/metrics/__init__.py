@@ -1,0 +1,1 @@
+"""Metrics over explanation results: importance ranks, claims and variable-importance tests."""

@@ -1,0 +1,144 @@
+"""The workflow stages: data, fit, explain, truth. Each writes its own outputs only.
+
+Every random stream is derived from (base seed, study, scenario, [learner,
+method,] rep, stage), so any job rerun gives identical values regardless of
+which other jobs ran before it.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from imlbench.config import Scenario, Study
+from imlbench.dgp.base import DGP, make_dgp
+from imlbench.io import dump_object, load_object, read_parquet, write_parquet
+from imlbench.learners import fit_quietly, make_learner
+from imlbench.seeds import int_seed, rng_for
+
+log = logging.getLogger("imlbench")
+
+TARGET = "y"
+
+
+def realized_dgp(study: Study, sc: Scenario, rep: int, base_seed: int) -> DGP:
+    """The scenario's DGP with its per-data-set structure fixed for ``rep``."""
+    dgp = make_dgp(sc.dgp, sc.params)
+    return dgp.realize(rng_for(base_seed, study.name, sc.name, rep, "structure"))
+
+
+def simulate(study: Study, sc: Scenario, rep: int, base_seed: int) -> pd.DataFrame:
+    """One repetition's data: features, ``y`` and a ``split`` column (train/test)."""
+    dgp = realized_dgp(study, sc, rep, base_seed)
+    rng = rng_for(base_seed, study.name, sc.name, rep, "data")
+    n_total = None if sc.n is None else sc.n + sc.n_test
+    df = dgp.sample(n_total, rng)
+    split = np.full(len(df), "train", dtype=object)
+    if sc.n_test:
+        split[rng.permutation(len(df))[: sc.n_test]] = "test"
+    df.insert(0, "split", split)
+    df.insert(0, "rep", rep)
+    return df
+
+
+def run_data(study: Study, scenario: str, chunk: str, base_seed: int, out: Path) -> None:
+    sc = study.scenarios[scenario]
+    frames = [simulate(study, sc, rep, base_seed) for rep in sc.chunk_reps(chunk)]
+    write_parquet(pd.concat(frames, ignore_index=True), out,
+                  config_hash=study.hash(), seed=[base_seed, study.name, scenario, chunk])
+
+
+def split_xy(df: pd.DataFrame, features: list[str], split: str) -> tuple[np.ndarray, np.ndarray]:
+    part = df[df["split"] == split]
+    return part[features].to_numpy(dtype=float), part[TARGET].to_numpy(dtype=float)
+
+
+def feature_columns(df: pd.DataFrame) -> list[str]:
+    return [c for c in df.columns if c not in ("rep", "split", TARGET)]
+
+
+def learner_factory(study: Study, learner: str, threads: int):
+    """``build(seed)``: a fresh estimator of the study's learner instance ``learner``."""
+    spec = study.learners[learner]
+
+    def build(seed: int):
+        return make_learner(spec["learner"], spec.get("params", {}), seed, threads)
+
+    return build
+
+
+def run_fit(study: Study, scenario: str, learner: str, chunk: str, base_seed: int,
+            data: Path, out: Path, threads: int = 1) -> None:
+    sc = study.scenarios[scenario]
+    df = read_parquet(data)
+    features = feature_columns(df)
+    build = learner_factory(study, learner, threads)
+    models = {}
+    for rep in sc.chunk_reps(chunk):
+        X, y = split_xy(df[df["rep"] == rep], features, "train")
+        seed = int_seed(rng_for(base_seed, study.name, scenario, learner, rep, "fit"))
+        models[rep] = fit_quietly(build(seed), X, y)
+        log.info("fitted %s on %s rep %d (%d rows)", learner, scenario, rep, len(X))
+    dump_object(models, out)
+
+
+def run_explain(study: Study, scenario: str, learner: str, chunk: str, base_seed: int,
+                data: Path, models: Path, outs: dict[str, Path], max_rows: int,
+                threads: int = 1) -> None:
+    from imlbench.explain.methods import METHODS, ExplainContext
+
+    sc = study.scenarios[scenario]
+    df = read_parquet(data)
+    fitted = load_object(models)
+    features = feature_columns(df)
+    build = learner_factory(study, learner, threads)
+    results: dict[str, list[pd.DataFrame]] = {m: [] for m in outs}
+    for rep in sc.chunk_reps(chunk):
+        part = df[df["rep"] == rep]
+        X, y = split_xy(part, features, "train")
+        X_test, y_test = split_xy(part, features, "test")
+        for m in outs:
+            spec = study.methods[m]
+            refit_rng = rng_for(base_seed, study.name, scenario, learner, m, rep, "refit")
+
+            def fit(Xn: np.ndarray, yn: np.ndarray, _r=refit_rng):
+                return fit_quietly(build(int_seed(_r)), Xn, yn).predict
+
+            ctx = ExplainContext(
+                model=fitted[rep], X=X, y=y, feature_names=features,
+                dgp=realized_dgp(study, sc, rep, base_seed), fit=fit,
+                fixed_rng=lambda label: rng_for(base_seed, study.name, label),
+                X_test=X_test, y_test=y_test, max_rows=max_rows,
+            )
+            rng = rng_for(base_seed, study.name, scenario, learner, m, rep, "explain")
+            res = METHODS.get(spec["method"]).run(ctx, spec.get("params", {}), rng)
+            res.insert(0, "rep", rep)
+            results[m].append(res)
+        log.info("explained %s / %s rep %d: %s", scenario, learner, rep, ", ".join(outs))
+    for m, path in outs.items():
+        frame = tag(pd.concat(results[m], ignore_index=True), sc, learner=learner, method=m)
+        write_parquet(frame, path, config_hash=study.hash(),
+                      seed=[base_seed, study.name, scenario, learner, m, chunk])
+
+
+def tag(df: pd.DataFrame, sc: Scenario, **labels: str) -> pd.DataFrame:
+    """Prefix ``df`` with the scenario, the given labels and ``p_*`` swept parameters."""
+    front = {"scenario": sc.name, **labels, **{f"p_{k}": v for k, v in sc.swept.items()}}
+    for i, (k, v) in enumerate(front.items()):
+        df.insert(i, k, v)
+    return df
+
+
+def run_truth(study: Study, scenario: str, base_seed: int, outs: dict[str, Path]) -> None:
+    from imlbench.truth import TRUTHS
+
+    sc = study.scenarios[scenario]
+    dgp = make_dgp(sc.dgp, sc.params)
+    compute = TRUTHS.get(sc.dgp)
+    tables = compute(dgp, lambda label: rng_for(base_seed, study.name, label))
+    for estimand, path in outs.items():
+        write_parquet(tag(tables[estimand], sc), path, config_hash=study.hash(),
+                      seed=[base_seed, study.name, scenario, "truth"])

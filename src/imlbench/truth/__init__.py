@@ -1,0 +1,16 @@
+"""Ground-truth estimands of the DGPs, by DGP name.
+
+``TRUTHS[dgp](dgp, fixed_rng) -> {estimand: DataFrame}`` computes them from the
+known f and joint law alone (closed forms and quadrature), never from the
+estimators they check. ``ESTIMANDS[dgp]`` lists the tables, known before any job runs.
+"""
+
+from __future__ import annotations
+
+from imlbench.registry import Registry
+from imlbench.truth.copula_linear import copula_linear_truths
+
+TRUTHS: Registry = Registry("truth")
+TRUTHS.register("copula_linear")(copula_linear_truths)
+
+ESTIMANDS: dict[str, tuple[str, ...]] = {"copula_linear": ("importance", "effects")}
