@@ -41,16 +41,15 @@ def main(argv: list[str] | None = None) -> int:
         p.add_argument("--study", required=True)
         if name in ("data", "fit", "explain", "truth"):
             p.add_argument("--scenario", required=True)
-        if name in ("fit", "explain"):
-            p.add_argument("--learner", required=True)
         if name in ("data", "fit", "explain"):
             p.add_argument("--chunk", required=True)
         if name in ("fit", "explain"):
             p.add_argument("--data", required=True)
         p.add_argument("--out", nargs="+", required=True,
-                       help="output path, or name=path pairs for several outputs")
+                       help="output path, or name=path pairs for several outputs "
+                            "(fit: learner=path; explain: learner/method=path)")
         if name == "explain":
-            p.add_argument("--models", required=True)
+            p.add_argument("--models", nargs="+", required=True, help="learner=path pairs")
         if name == "compare":
             p.add_argument("--estimates", nargs="*", default=[])
             p.add_argument("--truths", nargs="*", default=[])
@@ -91,11 +90,12 @@ def _run(args: argparse.Namespace) -> int:
     if args.stage == "data":
         stages.run_data(study, args.scenario, args.chunk, seed, Path(args.out[0]))
     elif args.stage == "fit":
-        stages.run_fit(study, args.scenario, args.learner, args.chunk, seed, Path(args.data),
-                       Path(args.out[0]), args.threads)
+        stages.run_fit(study, args.scenario, args.chunk, seed, Path(args.data),
+                       _pairs(args.out), args.threads)
     elif args.stage == "explain":
-        stages.run_explain(study, args.scenario, args.learner, args.chunk, seed, Path(args.data),
-                           Path(args.models), _pairs(args.out), args.max_rows, args.threads)
+        outs = {tuple(k.split("/", 1)): v for k, v in _pairs(args.out).items()}
+        stages.run_explain(study, args.scenario, args.chunk, seed, Path(args.data),
+                           _pairs(args.models), outs, args.max_rows, args.threads)
     elif args.stage == "truth":
         stages.run_truth(study, args.scenario, seed, _pairs(args.out))
     elif args.stage == "compare":

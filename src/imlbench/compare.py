@@ -11,19 +11,17 @@ from imlbench.io import read_many, read_parquet, write_parquet
 from imlbench.metrics.claims import Tables, evaluate
 from imlbench.metrics.ranks import add_ranks, mean_ranks
 
-
-def method_kind(study: Study, method: str) -> str:
-    from imlbench.explain.methods import METHODS
-
-    return METHODS.get(study.methods[method]["method"]).kind
+#: method kinds the compare stage reads: ranked importances, model-level truths, tests.
+COMPARED_KINDS = ("importance", "theory", "test")
 
 
 def run_compare(study: Study, estimates: list[Path], truths: list[Path], out_ranks: Path,
                 out_mean_ranks: Path, out_scorecard: Path, base_seed: int) -> None:
     importance, other = [], []
     for path in estimates:
-        method = Path(path).parent.name
-        (importance if method_kind(study, method) == "importance" else other).append(path)
+        kind = study.method_kind(Path(path).parent.name)
+        if kind in COMPARED_KINDS:
+            (importance if kind == "importance" else other).append(path)
     ranked = add_ranks(read_many(importance)) if importance else pd.DataFrame()
     truth = {}
     for path in truths:

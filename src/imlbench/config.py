@@ -49,7 +49,8 @@ def _schema_errors(doc: Any, schema_path: Path, path: Path) -> None:
         extra = sorted(set(err.instance) - set(allowed))
         msg = f"unknown key(s) {', '.join(map(repr, extra))}; allowed: {', '.join(allowed)}"
     elif err.validator == "enum":
-        msg = f"{err.instance!r} is not allowed; allowed: {', '.join(map(str, err.validator_value))}"
+        allowed = ", ".join(map(str, err.validator_value))
+        msg = f"{err.instance!r} is not allowed; allowed: {allowed}"
     elif err.validator == "required":
         msg = err.message
     else:
@@ -124,6 +125,12 @@ class Study:
     def claims(self) -> list:
         return self.doc.get("claims", [])
 
+    def method_kind(self, method: str) -> str:
+        """The registered kind of the study's method instance ``method``."""
+        from imlbench.explain.methods import METHODS
+
+        return METHODS.get(self.methods[method]["method"]).kind
+
     def methods_for(self, scenario: str, learner: str) -> list[str]:
         """Method instances run for this learner in this scenario."""
         sc = self.scenarios[scenario]
@@ -180,7 +187,8 @@ def load_config(root: Path, config: dict | None = None) -> tuple[dict, dict[str,
         if not path.exists():
             available = sorted(p.stem for p in (root / "config" / "studies").glob("*.yaml"))
             raise ConfigError(
-                f"{cfg_path}: key studies: no study file {path.name}; allowed: {', '.join(available)}"
+                f"{cfg_path}: key studies: no study file {path.name}; "
+                f"allowed: {', '.join(available)}"
             )
         studies[name] = load_study(path, cfg["profile"], root)
     return cfg, studies

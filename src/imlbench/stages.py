@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from imlbench.config import Scenario, Study
+from imlbench.config import Scenario, Study, for_profile
 from imlbench.dgp.base import DGP, make_dgp
 from imlbench.io import dump_object, load_object, read_parquet, write_parquet
 from imlbench.learners import fit_quietly, make_learner
@@ -63,65 +63,71 @@ def feature_columns(df: pd.DataFrame) -> list[str]:
 def learner_factory(study: Study, learner: str, threads: int):
     """``build(seed)``: a fresh estimator of the study's learner instance ``learner``."""
     spec = study.learners[learner]
+    params = {k: for_profile(v, study.profile) for k, v in spec.get("params", {}).items()}
 
     def build(seed: int):
-        return make_learner(spec["learner"], spec.get("params", {}), seed, threads)
+        return make_learner(spec["learner"], params, seed, threads)
 
     return build
 
 
-def run_fit(study: Study, scenario: str, learner: str, chunk: str, base_seed: int,
-            data: Path, out: Path, threads: int = 1) -> None:
+def run_fit(study: Study, scenario: str, chunk: str, base_seed: int, data: Path,
+            outs: dict[str, Path], threads: int = 1) -> None:
+    """Fit every learner of ``outs`` (learner -> model file) on each repetition of the chunk."""
     sc = study.scenarios[scenario]
     df = read_parquet(data)
     features = feature_columns(df)
-    build = learner_factory(study, learner, threads)
-    models = {}
-    for rep in sc.chunk_reps(chunk):
-        X, y = split_xy(df[df["rep"] == rep], features, "train")
-        seed = int_seed(rng_for(base_seed, study.name, scenario, learner, rep, "fit"))
-        models[rep] = fit_quietly(build(seed), X, y)
-        log.info("fitted %s on %s rep %d (%d rows)", learner, scenario, rep, len(X))
-    dump_object(models, out)
+    for learner, out in outs.items():
+        build = learner_factory(study, learner, threads)
+        models = {}
+        for rep in sc.chunk_reps(chunk):
+            X, y = split_xy(df[df["rep"] == rep], features, "train")
+            seed = int_seed(rng_for(base_seed, study.name, scenario, learner, rep, "fit"))
+            models[rep] = fit_quietly(build(seed), X, y)
+        log.info("fitted %s on %s %s (%d reps)", learner, scenario, chunk, len(models))
+        dump_object(models, out)
 
 
-def run_explain(study: Study, scenario: str, learner: str, chunk: str, base_seed: int,
-                data: Path, models: Path, outs: dict[str, Path], max_rows: int,
+def run_explain(study: Study, scenario: str, chunk: str, base_seed: int, data: Path,
+                models: dict[str, Path], outs: dict[tuple[str, str], Path], max_rows: int,
                 threads: int = 1) -> None:
+    """Run every (learner, method) of ``outs`` on each repetition; one Parquet file each."""
     from imlbench.explain.methods import METHODS, ExplainContext
 
     sc = study.scenarios[scenario]
     df = read_parquet(data)
-    fitted = load_object(models)
     features = feature_columns(df)
-    build = learner_factory(study, learner, threads)
-    results: dict[str, list[pd.DataFrame]] = {m: [] for m in outs}
-    for rep in sc.chunk_reps(chunk):
-        part = df[df["rep"] == rep]
-        X, y = split_xy(part, features, "train")
-        X_test, y_test = split_xy(part, features, "test")
-        for m in outs:
-            spec = study.methods[m]
-            refit_rng = rng_for(base_seed, study.name, scenario, learner, m, rep, "refit")
+    for learner, model_path in models.items():
+        fitted = load_object(model_path)
+        build = learner_factory(study, learner, threads)
+        methods = [m for (lrn, m) in outs if lrn == learner]
+        results: dict[str, list[pd.DataFrame]] = {m: [] for m in methods}
+        for rep in sc.chunk_reps(chunk):
+            part = df[df["rep"] == rep]
+            X, y = split_xy(part, features, "train")
+            X_test, y_test = split_xy(part, features, "test")
+            dgp = realized_dgp(study, sc, rep, base_seed)
+            for m in methods:
+                spec = study.methods[m]
+                refit_rng = rng_for(base_seed, study.name, scenario, learner, m, rep, "refit")
 
-            def fit(Xn: np.ndarray, yn: np.ndarray, _r=refit_rng):
-                return fit_quietly(build(int_seed(_r)), Xn, yn).predict
+                def fit(Xn: np.ndarray, yn: np.ndarray, _r=refit_rng, _b=build):
+                    return fit_quietly(_b(int_seed(_r)), Xn, yn).predict
 
-            ctx = ExplainContext(
-                model=fitted[rep], X=X, y=y, feature_names=features,
-                dgp=realized_dgp(study, sc, rep, base_seed), fit=fit,
-                fixed_rng=lambda label: rng_for(base_seed, study.name, label),
-                X_test=X_test, y_test=y_test, max_rows=max_rows,
-            )
-            rng = rng_for(base_seed, study.name, scenario, learner, m, rep, "explain")
-            res = METHODS.get(spec["method"]).run(ctx, spec.get("params", {}), rng)
-            res.insert(0, "rep", rep)
-            results[m].append(res)
-        log.info("explained %s / %s rep %d: %s", scenario, learner, rep, ", ".join(outs))
-    for m, path in outs.items():
-        frame = tag(pd.concat(results[m], ignore_index=True), sc, learner=learner, method=m)
-        write_parquet(frame, path, config_hash=study.hash(),
-                      seed=[base_seed, study.name, scenario, learner, m, chunk])
+                ctx = ExplainContext(
+                    model=fitted[rep], X=X, y=y, feature_names=features, dgp=dgp, fit=fit,
+                    fixed_rng=lambda label: rng_for(base_seed, study.name, label),
+                    X_test=X_test, y_test=y_test, max_rows=max_rows,
+                )
+                rng = rng_for(base_seed, study.name, scenario, learner, m, rep, "explain")
+                res = METHODS.get(spec["method"]).run(ctx, spec.get("params", {}), rng)
+                res.insert(0, "rep", rep)
+                results[m].append(res)
+        log.info("explained %s / %s %s: %s", scenario, learner, chunk, ", ".join(methods))
+        for m in methods:
+            frame = tag(pd.concat(results[m], ignore_index=True), sc, learner=learner, method=m)
+            write_parquet(frame, outs[(learner, m)], config_hash=study.hash(),
+                          seed=[base_seed, study.name, scenario, learner, m, chunk])
 
 
 def tag(df: pd.DataFrame, sc: Scenario, **labels: str) -> pd.DataFrame:

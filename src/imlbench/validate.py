@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from imlbench.config import ConfigError
+from imlbench.config import ConfigError, for_profile
 
 if TYPE_CHECKING:
     from imlbench.config import Study
@@ -41,7 +41,8 @@ def _check_learners(study: Study) -> None:
             _fail(study, f"{key}.learner",
                   f"unknown learner {spec['learner']!r}; allowed: {', '.join(LEARNERS.names())}")
         try:
-            est = make_learner(spec["learner"], spec.get("params", {}), random_state=0)
+            params = {k: for_profile(v, study.profile) for k, v in spec.get("params", {}).items()}
+            est = make_learner(spec["learner"], params, random_state=0)
             final = est.steps[-1][1] if hasattr(est, "steps") else est
             if hasattr(final, "_parameter_constraints"):
                 final._validate_params()
@@ -77,7 +78,8 @@ def _check_scenarios(study: Study) -> None:
     for sc in study.scenarios.values():
         key = f"scenarios.{sc.family}"
         if sc.dgp not in DGPS:
-            _fail(study, f"{key}.dgp", f"unknown DGP {sc.dgp!r}; allowed: {', '.join(DGPS.names())}")
+            _fail(study, f"{key}.dgp",
+                  f"unknown DGP {sc.dgp!r}; allowed: {', '.join(DGPS.names())}")
         try:
             dgp = make_dgp(sc.dgp, sc.params)
             names = dgp.feature_names
@@ -122,7 +124,8 @@ def _check_figures_and_claims(study: Study) -> None:
     for fig, spec in study.figures.items():
         if spec["function"] not in FIGURES:
             _fail(study, f"figures.{fig}.function",
-                  f"unknown figure function {spec['function']!r}; allowed: {', '.join(FIGURES.names())}")
+                  f"unknown figure function {spec['function']!r}; "
+                  f"allowed: {', '.join(FIGURES.names())}")
         for s in spec["scenarios"]:
             if s not in known:
                 _fail(study, f"figures.{fig}.scenarios",
@@ -138,7 +141,8 @@ def _check_figures_and_claims(study: Study) -> None:
                   f"unknown scenario {where['scenario']!r}; allowed: "
                   f"{', '.join(sorted(study.all_scenarios))}")
         for field_, pool in (("learner", study.learners), ("method", study.methods)):
-            for v in ([where[field_]] if isinstance(where.get(field_), str) else where.get(field_, [])):
+            values = where.get(field_, [])
+            for v in [values] if isinstance(values, str) else values:
                 if v not in pool:
                     _fail(study, f"{key}.where.{field_}",
                           f"unknown {field_} {v!r}; allowed: {', '.join(pool)}")

@@ -6,8 +6,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(workflow.basedir) / "src"))
 
+from imlbench.compare import COMPARED_KINDS  # noqa: E402
 from imlbench.config import ConfigError, config_hash, load_config  # noqa: E402
-from imlbench.figures import load_figures  # noqa: E402
 from imlbench.truth import ESTIMANDS  # noqa: E402
 
 try:
@@ -31,6 +31,10 @@ def data_path(study, scenario, chunk):
     return f"results/{study}/data/{scenario}/{chunk}.parquet"
 
 
+def model_path(study, scenario, learner, chunk):
+    return f"results/{study}/models/{scenario}/{learner}/{chunk}.joblib"
+
+
 def estimate_path(study, scenario, learner, method, chunk):
     return f"results/{study}/estimates/{scenario}/{learner}/{method}/{chunk}.parquet"
 
@@ -39,12 +43,14 @@ def truth_paths(study, sc):
     return {e: f"results/{study}/truth/{sc.name}/{e}.parquet" for e in ESTIMANDS.get(sc.dgp, ())}
 
 
-def estimates_of(study, scenarios):
+def estimates_of(study, scenarios, kinds=None):
+    """Estimate files of ``scenarios``, optionally only of methods of the given kinds."""
     return [
         estimate_path(study.name, sc.name, learner, m, chunk)
         for sc in scenarios
         for learner in sc.learners
         for m in study.methods_for(sc.name, learner)
+        if kinds is None or study.method_kind(m) in kinds
         for chunk in sc.chunks
     ]
 

@@ -1,7 +1,9 @@
 rule compare:
     """Ranks of every importance estimate, and the study's claims as a scorecard."""
     input:
-        estimates=lambda w: estimates_of(STUDIES[w.study], STUDIES[w.study].scenarios.values()),
+        estimates=lambda w: estimates_of(
+            STUDIES[w.study], STUDIES[w.study].scenarios.values(), COMPARED_KINDS
+        ),
         truths=lambda w: [
             p for sc in STUDIES[w.study].scenarios.values()
             for p in truth_paths(w.study, sc).values()

@@ -1,5 +1,6 @@
 # One rule per figure: it reads only Parquet, and its inputs are its own code and
 # style, so restyling a figure (its `style:` entry or its module) reruns only that figure.
+FIGURE_SRC = Path(workflow.basedir) / "src" / "imlbench" / "figures"
 for _study in STUDIES.values():
     for _fig, _spec in _study.figures.items():
         _scs = _study.scenarios_of(_spec["scenarios"])
@@ -9,10 +10,10 @@ for _study in STUDIES.values():
             name:
                 f"figure__{_study.name}__{_fig}"
             input:
-                code=[f"src/imlbench/figures/{_module}.py", "src/imlbench/figures/style.py"],
+                code=[FIGURE_SRC / f"{_module}.py", FIGURE_SRC / "style.py"],
                 estimates=estimates_of(_study, _scs),
                 truth=[p for sc in _scs for p in truth_paths(_study.name, sc).values()],
-                ranks=f"results/{_study.name}/metrics/ranks.parquet",
+                ranks=[f"results/{_study.name}/metrics/ranks.parquet"],
                 data=[f"results/{_study.name}/data/{sc.name}/c0.parquet" for sc in _scs],
             output:
                 png=report(

@@ -1,15 +1,28 @@
-rule fit:
-    """One fitted learner per repetition of the chunk; deleted once explained."""
-    input:
-        "results/{study}/data/{scenario}/{chunk}.parquet",
-    output:
-        temp("results/{study}/models/{scenario}/{learner}/{chunk}.joblib"),
-    params:
-        fp=lambda w: fingerprint(STUDIES[w.study].learners[w.learner]),
-    threads: 1
-    log:
-        "results/{study}/logs/fit/{scenario}/{learner}/{chunk}.log",
-    shell:
-        "{CLI} --threads {threads} fit --study {wildcards.study} --scenario {wildcards.scenario} "
-        "--learner {wildcards.learner} --chunk {wildcards.chunk} --data {input} --out {output} "
-        "2> {log}"
+# One job per (scenario, chunk) fits every learner of the scenario on each repetition:
+# a Python start with the scientific stack costs over a second, so learners share it.
+# The models are temporary: deleted once explained, never needed by a later rerun.
+for _study in STUDIES.values():
+    for _sc in _study.scenarios.values():
+
+        rule:
+            name:
+                f"fit__{_study.name}__{safe(_sc.name)}"
+            input:
+                f"results/{_study.name}/data/{_sc.name}/{{chunk}}.parquet",
+            output:
+                **{
+                    learner: temp(model_path(_study.name, _sc.name, learner, "{chunk}"))
+                    for learner in _sc.learners
+                },
+            params:
+                fp=fingerprint({lrn: _study.learners[lrn] for lrn in _sc.learners}),
+                study=_study.name,
+                scenario=_sc.name,
+                outs=lambda w, output: " ".join(f"{k}={v}" for k, v in output.items()),
+            threads: 1
+            log:
+                f"results/{_study.name}/logs/fit/{_sc.name}/{{chunk}}.log",
+            shell:
+                "{CLI} --threads {threads} fit --study {params.study} "
+                "--scenario {params.scenario} --chunk {wildcards.chunk} --data {input} "
+                "--out {params.outs} 2> {log}"

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import numpy as np
 from scipy.special import ndtr, ndtri
 
-from imlbench.dgp.base import DGPS, DGP
+from imlbench.dgp.base import DGP, DGPS
 
 
 @DGPS.register("copula_linear")
@@ -56,17 +56,19 @@ class CopulaLinear(DGP):
         self, X: np.ndarray, features: Sequence[int], rng: np.random.Generator
     ) -> np.ndarray:
         features = list(features)
-        out = np.empty((len(X), len(features)))
-        pair = {0, 1}
+        n = len(X)
+        out = np.empty((n, len(features)))
+        if 0 in features and 1 in features:  # the pair is independent of the rest
+            pair = self.sample_features(n, rng)[:, :2]
         for k, j in enumerate(features):
-            if j in pair and (1 - j) not in features:
+            if j in (0, 1) and (1 - j) in features:
+                out[:, k] = pair[:, j]
+            elif j in (0, 1):
                 z_other = ndtri(np.clip(X[:, 1 - j], 1e-12, 1 - 1e-12))
                 s = np.sqrt(1.0 - self.rho**2)
-                out[:, k] = ndtr(self.rho * z_other + s * rng.standard_normal(len(X)))
-            elif j in pair:  # both copula features together: draw the pair jointly
-                raise NotImplementedError("joint resampling of (x1, x2) is drawn by sample_features")
+                out[:, k] = ndtr(self.rho * z_other + s * rng.standard_normal(n))
             else:
-                out[:, k] = rng.uniform(size=len(X))
+                out[:, k] = rng.uniform(size=n)
         return out
 
     def conditional_band(self, j: int, x_other: np.ndarray, width: float = 2.0) -> np.ndarray:

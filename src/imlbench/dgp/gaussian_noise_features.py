@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from imlbench.dgp.base import DGPS, DGP
+from imlbench.dgp.base import DGP, DGPS
 
 
 @DGPS.register("gaussian_noise_features")
@@ -96,7 +96,7 @@ class GaussianNoiseFeatures(DGP):
     ) -> np.ndarray:
         features = list(features)
         if not set(features) <= set(self.noise_features):
-            raise NotImplementedError("the exact conditional is implemented for noise features only")
+            raise NotImplementedError("the exact conditional is known for noise features only")
         a = self._anchors()[[j - self.p for j in features]]
         c = self.noise_corr
         return c * X[:, a] + np.sqrt(1 - c**2) * rng.standard_normal((len(X), len(features)))

@@ -73,7 +73,8 @@ class MethodSpec:
     requires: frozenset[str] = field(default_factory=frozenset)
     #: parameter names the method accepts (validated before any job runs).
     params: frozenset[str] = field(default_factory=frozenset)
-    #: "importance" (one value per feature, ranked by compare), "effect" or "other".
+    #: "importance" (one value per feature, ranked by compare), "theory" (a model-level
+    #: truth), "test" (a hypothesis test per repetition), "effect" or "other".
     kind: str = "other"
 
 
@@ -244,7 +245,10 @@ def _substitute_block(
     return Xs
 
 
-@method("substitute_test", requires={"noise_block"}, params={"substitute", "alpha", "split"})
+@method(
+    "substitute_test", requires={"noise_block"}, params={"substitute", "alpha", "split"},
+    kind="test",
+)
 def _substitute_test(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
     """Hooker et al. (2021), Sect. 5 / Fig. 8: is the noise block x2 important?
 
@@ -274,7 +278,7 @@ def _substitute_test(ctx: ExplainContext, params: dict, rng: np.random.Generator
     return pd.DataFrame([{"substitute": kind, **res}])
 
 
-@method("linear_pfi_theory", requires={"linear"})
+@method("linear_pfi_theory", requires={"linear"}, kind="theory")
 def _linear_theory(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
     """Theorem 1 of Hooker et al. (2021) for the fitted least-squares model:
     E_pi VI^pi_j = 2 beta_j^2 (1/N) sum_i (x_ij - mean_j)^2 (mean form of the printed sum),

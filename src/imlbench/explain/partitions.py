@@ -30,7 +30,8 @@ def leaf_rectangles(
         node, lo, hi = stack.pop()
         left, right = t.children_left[node], t.children_right[node]
         if left == -1:
-            rows.append([node, *np.ravel(np.column_stack([lo, hi])), float(t.value[node].ravel()[0])])
+            box = np.ravel(np.column_stack([lo, hi]))
+            rows.append([node, *box, float(t.value[node].ravel()[0])])
             continue
         f, thr = t.feature[node], t.threshold[node]
         lo_l, hi_l, lo_r, hi_r = lo.copy(), hi.copy(), lo.copy(), hi.copy()

@@ -71,13 +71,17 @@ def _partner_mean(dgp: CopulaLinear, j: int, x: np.ndarray) -> np.ndarray:
     return ndtr(dgp.rho * z / np.sqrt(2.0 - dgp.rho**2))
 
 
-def effects_truth(dgp: CopulaLinear, fixed_rng: Callable[[str], np.random.Generator]) -> pd.DataFrame:
+def effects_truth(
+    dgp: CopulaLinear, fixed_rng: Callable[[str], np.random.Generator]
+) -> pd.DataFrame:
     x = TRUTH_GRID
     rest = dgp.beta.sum() / 2.0
     frames = []
     for j, name in enumerate(dgp.feature_names):
         pd_ = dgp.beta[j] * x + rest - dgp.beta[j] / 2.0
-        frames.append(pd.DataFrame({"kind": "pd", "feature": name, "row": -1, "x": x, "value": pd_}))
+        frames.append(
+            pd.DataFrame({"kind": "pd", "feature": name, "row": -1, "x": x, "value": pd_})
+        )
         cond = pd_.copy()
         if j < 2:
             k = 1 - j

@@ -1,0 +1,155 @@
+"""Hourly counts of the Capital Bikeshare system in Washington, D.C.
+
+Fanaee-T & Gama (2013), "Event labeling combining ensemble detectors and background
+knowledge", Progress in Artificial Intelligence 2, 113-127, published as the UCI
+"Bike Sharing Dataset" (id 275). Each row is one hour: calendar fields, the weather
+situation, normalised temperature, felt temperature, humidity and wind speed, and the
+number of rentals by casual and by registered users. The target is the log of the total
+count; the casual and registered counts sum to it and are never features.
+
+Two copies are read here: the 2011 subset (8645 hours) that the ISLP package ships as
+``Bikeshare.csv``, with month and weather written as words, and the full UCI ``hour.csv``
+(17379 hours over 2011-2012), which :func:`download_uci_hour` fetches and verifies.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import urllib.request
+import zipfile
+from collections.abc import Callable, Iterable
+from importlib.resources import files
+from io import BytesIO
+from pathlib import Path
+from typing import IO
+
+import numpy as np
+import pandas as pd
+
+from imlbench.io import atomic_path
+
+UCI_ZIP_URL = "https://archive.ics.uci.edu/static/public/275/bike+sharing+dataset.zip"
+#: SHA-256 of the UCI zip. Unset: the archive was never fetched from this project, so
+#: :func:`download_uci_hour` needs the hash the user trusts passed explicitly.
+UCI_ZIP_SHA256: str | None = None
+
+ISLP_FEATURES = [
+    "season", "mnth", "day", "hr", "holiday", "weekday", "workingday", "weathersit",
+    "temp", "atemp", "hum", "windspeed",
+]
+UCI_FEATURES = [
+    "instant", "day", "season", "yr", "mnth", "hr", "holiday", "weekday", "workingday",
+    "weathersit", "temp", "atemp", "hum", "windspeed",
+]
+UCI_COLUMNS = [
+    "instant", "dteday", "season", "yr", "mnth", "hr", "holiday", "weekday", "workingday",
+    "weathersit", "temp", "atemp", "hum", "windspeed", "casual", "registered", "cnt",
+]
+_ISLP_COLUMNS = [*ISLP_FEATURES, "casual", "registered", "bikers"]
+
+#: ISLP month labels ("Jan", "Sept", "March", ...) by their first three letters.
+_MONTHS = {
+    name: k + 1
+    for k, name in enumerate(
+        ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+    )
+}
+#: ISLP weather labels to the UCI codes (1 clear ... 4 heavy rain/snow).
+_WEATHER = {"clear": 1, "cloudy/misty": 2, "light rain/snow": 3, "heavy rain/snow": 4}
+
+Opener = Callable[..., IO[bytes]]
+
+
+def _require_columns(df: pd.DataFrame, required: Iterable[str], source: object) -> None:
+    missing = [c for c in required if c not in df.columns]
+    if missing:
+        raise ValueError(f"{source}: missing column(s) {', '.join(missing)}")
+
+
+def _log_count(counts: pd.Series, source: object) -> np.ndarray:
+    """log of a count column, refusing counts below 1 (the log would be -inf or NaN)."""
+    if (counts < 1).any():
+        raise ValueError(f"{source}: column {counts.name!r} has counts below 1")
+    return np.log(counts.to_numpy(dtype=float))
+
+
+def _encode(
+    labels: pd.Series, codes: dict[str, int], key: Callable[[str], str], source: object
+) -> pd.Series:
+    """Map text labels to integer codes through ``key``; unknown labels raise."""
+    out = labels.astype(str).map(lambda s: codes.get(key(s)))
+    unknown = sorted(set(labels[out.isna()].astype(str)))
+    if unknown:
+        raise ValueError(f"{source}: unknown {labels.name} label(s) {unknown}")
+    return out.astype("int64")
+
+
+def load_islp() -> pd.DataFrame:
+    """The ISLP ``Bikeshare`` data as numbers: the 12 features of ``ISLP_FEATURES`` and ``y``.
+
+    ``mnth`` becomes the month number 1..12, ``hr`` an integer 0..23, ``weathersit`` the
+    UCI code (1 clear, 2 mist/cloudy, 3 light rain/snow, 4 heavy rain/snow) and ``day``
+    stays the day of the year (1..365). ``y = log(bikers)``; every hour of the file has at
+    least one rental, so no offset is added. Rows keep the file order.
+    """
+    path = files("ISLP") / "data" / "Bikeshare.csv"
+    with path.open("rb") as fh:
+        raw = pd.read_csv(fh)
+    _require_columns(raw, _ISLP_COLUMNS, path)
+    df = raw[ISLP_FEATURES].copy()
+    df["mnth"] = _encode(raw["mnth"], _MONTHS, lambda s: s.strip()[:3].lower(), path)
+    df["weathersit"] = _encode(raw["weathersit"], _WEATHER, lambda s: s.strip().lower(), path)
+    df["hr"] = raw["hr"].astype("int64")
+    df["y"] = _log_count(raw["bikers"], path)
+    return df
+
+
+def load_uci_hour(path: str | os.PathLike[str]) -> pd.DataFrame:
+    """The UCI ``hour.csv`` as the 14 features of ``UCI_FEATURES`` and ``y = log(cnt)``.
+
+    ``day`` is ``dteday`` as whole days since 2011-01-01 (0 on the first day, unlike the
+    1-based day of year of :func:`load_islp`); the other features are the file's columns
+    unchanged. Raises ``ValueError`` naming the file and the columns it lacks.
+    """
+    raw = pd.read_csv(path)
+    _require_columns(raw, UCI_COLUMNS, path)
+    df = raw[[c for c in UCI_FEATURES if c != "day"]].copy()
+    dates = pd.to_datetime(raw["dteday"], format="%Y-%m-%d")
+    df.insert(1, "day", (dates - pd.Timestamp("2011-01-01")).dt.days.astype("int64"))
+    df["y"] = _log_count(raw["cnt"], path)
+    return df
+
+
+def download_uci_hour(
+    dest_dir: str | os.PathLike[str],
+    url: str = UCI_ZIP_URL,
+    sha256: str | None = UCI_ZIP_SHA256,
+    opener: Opener = urllib.request.urlopen,
+    timeout: float = 60.0,
+) -> Path:
+    """Download the UCI zip, check its SHA-256 and extract ``hour.csv`` into ``dest_dir``.
+
+    ``opener(url, timeout=timeout)`` must return a readable binary response (the default
+    is ``urllib.request.urlopen``; tests pass a local stand-in). Nothing is fetched unless
+    ``sha256`` is given; a mismatch raises ``ValueError`` with both hashes and writes
+    nothing. The file is written atomically; returns its path.
+    """
+    if sha256 is None:
+        raise ValueError(
+            f"no SHA-256 is recorded for {url}; download it yourself, check it, and pass the "
+            "hash you trust as sha256=..."
+        )
+    with opener(url, timeout=timeout) as response:
+        payload = response.read()
+    actual = hashlib.sha256(payload).hexdigest()
+    if actual != sha256.strip().lower():
+        raise ValueError(f"{url}: SHA-256 is {actual}, expected {sha256}")
+    with zipfile.ZipFile(BytesIO(payload)) as archive:
+        if "hour.csv" not in archive.namelist():
+            raise ValueError(f"{url}: no hour.csv in the archive ({archive.namelist()})")
+        content = archive.read("hour.csv")
+    target = Path(dest_dir) / "hour.csv"
+    with atomic_path(target) as tmp:
+        tmp.write_bytes(content)
+    return target

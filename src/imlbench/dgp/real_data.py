@@ -1,0 +1,62 @@
+"""Real data sets behind the DGP interface: rows are drawn from a file, not simulated.
+
+``bikeshare`` serves the hourly bike-sharing data of Fanaee-T & Gama (2013) with
+``y = log`` of the hourly rental count (see :mod:`imlbench.data.bikeshare`). The
+regression function and the conditional laws are unknown, so only ``sample`` works.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from imlbench.data.bikeshare import load_islp, load_uci_hour
+from imlbench.dgp.base import DGP, DGPS
+
+BIKESHARE_SOURCES = ("islp", "uci")
+
+
+@DGPS.register("bikeshare")
+class BikeShare(DGP):
+    """The bike-sharing hours: ``source="islp"`` (2011, ships with ISLP) or ``"uci"``.
+
+    ``source="uci"`` reads the UCI ``hour.csv`` at ``path`` (see
+    :func:`imlbench.data.bikeshare.download_uci_hour`). The file is read once per instance.
+    """
+
+    has_truth = False
+
+    def __init__(self, source: str = "islp", path: str | None = None) -> None:
+        if source not in BIKESHARE_SOURCES:
+            raise ValueError(
+                f"bikeshare: source must be one of {', '.join(BIKESHARE_SOURCES)}, got {source!r}"
+            )
+        if source == "uci" and path is None:
+            raise ValueError("bikeshare: source='uci' needs path, the location of hour.csv")
+        if source == "islp" and path is not None:
+            raise ValueError("bikeshare: path is only read with source='uci'")
+        self.source = source
+        self.path = path
+        self._data: pd.DataFrame | None = None
+
+    @property
+    def data(self) -> pd.DataFrame:
+        """All rows in file order: the features and ``y``."""
+        if self._data is None:
+            self._data = load_islp() if self.source == "islp" else load_uci_hour(self.path)
+        return self._data
+
+    @property
+    def feature_names(self) -> list[str]:
+        return [c for c in self.data.columns if c != "y"]
+
+    def sample(self, n: int | None, rng: np.random.Generator) -> pd.DataFrame:
+        """All rows if ``n`` is None or at least the row count, else ``n`` distinct rows.
+
+        The subsample is drawn without replacement with ``rng`` and kept in file order.
+        """
+        data = self.data
+        if n is None or n >= len(data):
+            return data.copy()
+        rows = np.sort(rng.choice(len(data), size=n, replace=False))
+        return data.iloc[rows].reset_index(drop=True)
