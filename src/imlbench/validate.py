@@ -83,7 +83,7 @@ def _check_scenarios(study: Study) -> None:
         try:
             dgp = make_dgp(sc.dgp, sc.params)
             names = dgp.feature_names
-        except (TypeError, ValueError) as exc:
+        except (TypeError, ValueError, OSError) as exc:  # OSError: a data file not found
             _fail(study, f"{key}.params", f"invalid parameters for DGP {sc.dgp!r}: {exc}")
         abilities = dgp_abilities(dgp)
         for learner in sc.learners:
@@ -107,10 +107,14 @@ def _check_scenarios(study: Study) -> None:
                 caps = LEARNERS.get(study.learners[learner]["learner"]).capabilities | abilities
                 missing = needs - caps
                 if missing:
+                    able = [
+                        n for n, s in study.learners.items()
+                        if needs <= LEARNERS.get(s["learner"]).capabilities | abilities
+                    ]
                     _fail(study, f"{key}.methods",
                           f"method {m!r} needs {', '.join(sorted(missing))}, which learner "
                           f"{learner!r} with DGP {sc.dgp!r} lacks; restrict it with "
-                          f"methods.{m}.learners")
+                          f"methods.{m}.learners; allowed: {', '.join(able) or 'none'}")
         if sc.n is not None and sc.n < 10:
             _fail(study, f"{key}.n", f"at least 10 training rows are needed, got {sc.n}")
 

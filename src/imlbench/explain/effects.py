@@ -39,8 +39,10 @@ def ice(
     """
     S = [features] if isinstance(features, int | np.integer) else list(features)
     g = _as_grid(grid, len(S))
-    if len(S) == X.shape[1]:  # every feature set by the grid: all rows are the same point
-        return np.tile(predict_rows(predict, g, max_rows), (len(X), 1))
+    if sorted(S) == list(range(X.shape[1])):  # every feature set: all rows are one point
+        Z = np.empty((len(g), X.shape[1]))
+        Z[:, S] = g  # grid column k holds feature S[k], whatever the order of S
+        return np.tile(predict_rows(predict, Z, max_rows), (len(X), 1))
 
     def fill(block: np.ndarray, rows: slice) -> None:
         n_rows = block.shape[0] // len(g)

@@ -59,7 +59,10 @@ LEARNERS: dict[str, Look] = {
     "svm": Look("SVM", "s", "#a6761d"),
     "knn": Look("kNN", "k", "#444444"),
 }
-OOB = Look("random forest, out-of-bag", "o", "#66a61e")
+OOB = Look("random forest, out-of-bag (scaled, R's default)", "o", "#66a61e")
+OOB_RAW = Look("random forest, out-of-bag (unscaled)", "u", "#a6761d")
+#: the forest's out-of-bag measures, drawn as series of their own.
+OOB_METHODS = ("oob", "oob_raw")
 
 
 @dataclass(frozen=True)
@@ -78,6 +81,7 @@ MEASURES: dict[str, Measure] = {
     "permute_relearn": Measure(r"$VI^{\pi L}$ permute and relearn", "D", "#7570b3"),
     "condition_relearn": Measure(r"$VI^{CL}$ condition and relearn", "v", "#e7298a"),
     "oob": Measure("out-of-bag importance", "o", OOB.colour),
+    "oob_raw": Measure("out-of-bag importance, unscaled", "u", OOB_RAW.colour),
 }
 
 
@@ -85,6 +89,8 @@ def look(learner: str, method: str = "pfi") -> Look:
     """The look of a learner's series; the forest's out-of-bag importance has its own."""
     if method == "oob":
         return OOB
+    if method == "oob_raw":
+        return OOB_RAW
     return LEARNERS.get(learner, Look(learner, learner[:1], "#333333"))
 
 

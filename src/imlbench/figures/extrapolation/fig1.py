@@ -1,7 +1,8 @@
 """Fig. 1 of Hooker, Mentch & Zhou (2021): average permutation-importance rank per feature.
 
 As in the paper, one panel per rho (0 and 0.9), the learners' letters as plot symbols
-(r, n, l, and o for the forest's out-of-bag importance) and the theoretical ranks of
+(r, n, l, and o for the forest's out-of-bag importance; u is the same without R's
+scaling by its standard error) and the theoretical ranks of
 Theorem 1 dashed. Differences: the extra learners g, s, k, one colour per series, and the
 letters of one feature spread sideways so that tied ranks stay readable.
 """
@@ -19,12 +20,12 @@ def draw(inputs: dict[str, list[Path]], spec: dict, out_png: Path, out_pdf: Path
     from matplotlib.lines import Line2D
 
     table = st.ranks(inputs)
-    table = table[table["method"].isin(["pfi", "oob"])]
+    table = table[table["method"].isin(["pfi", *st.OOB_METHODS])]
     theory = st.truth(inputs, "importance")
     features = st.feature_order(table["feature"])
     series = [(learner, "pfi") for learner in st.learner_order(table["learner"])]
     series += sorted({(lr, m) for lr, m in zip(table["learner"], table["method"], strict=True)
-                      if m == "oob"})
+                      if m in st.OOB_METHODS})
     means = st.mean_rank(table, ["scenario", "learner", "method", "feature"])
 
     fig, style = st.new_figure(spec, rows=1, width=13.0, panel_height=4.6)

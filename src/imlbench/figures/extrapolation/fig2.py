@@ -15,8 +15,8 @@ from imlbench.figures import FIGURES
 from imlbench.figures import style as st
 
 # Panels against n: the paper's first (rf, mlp, rf out-of-bag), then ours, then lm.
-PANELS = [("rf", "pfi"), ("mlp", "pfi"), ("rf", "oob"), ("gbm", "pfi"), ("svm", "pfi"),
-          ("knn", "pfi"), ("lm", "pfi")]
+PANELS = [("rf", "pfi"), ("mlp", "pfi"), ("rf", "oob"), ("rf", "oob_raw"), ("gbm", "pfi"),
+          ("svm", "pfi"), ("knn", "pfi"), ("lm", "pfi")]
 PAIR = ["x1", "x2"]
 FIRST_N = 2000
 

@@ -17,7 +17,7 @@ from imlbench.figures import style as st
 
 PANELS = {"test_permute": "permutation", "test_knockoff": "knockoffs",
           "test_conditional": "true conditional"}
-SNR_STYLES = [("-", "o"), ("--", "s"), (":", "^")]
+SNR_STYLES = [("-", "o"), ("-.", "s"), (":", "^")]
 ALPHA = 0.05
 
 

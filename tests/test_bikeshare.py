@@ -1,0 +1,177 @@
+"""Tests for the bike-sharing loaders and the ``bikeshare`` DGP."""
+
+from __future__ import annotations
+
+import hashlib
+import zipfile
+from importlib.resources import files
+from io import BytesIO
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from imlbench.data.bikeshare import (
+    ISLP_FEATURES,
+    UCI_COLUMNS,
+    UCI_FEATURES,
+    download_uci_hour,
+    load_islp,
+    load_uci_hour,
+)
+from imlbench.dgp.base import make_dgp
+from imlbench.dgp.real_data import BikeShare
+
+UCI_ROWS = [
+    # instant, dteday, season, yr, mnth, hr, holiday, weekday, workingday, weathersit,
+    # temp, atemp, hum, windspeed, casual, registered, cnt
+    (1, "2011-01-01", 1, 0, 1, 0, 0, 6, 0, 1, 0.24, 0.2879, 0.81, 0.0, 3, 13, 16),
+    (2, "2011-01-02", 1, 0, 1, 5, 0, 0, 0, 2, 0.46, 0.4545, 0.88, 0.2985, 0, 1, 1),
+    (3, "2011-03-01", 1, 0, 3, 17, 0, 2, 1, 3, 0.30, 0.3030, 0.70, 0.1045, 10, 90, 100),
+    (4, "2012-12-31", 1, 1, 12, 23, 0, 1, 1, 4, 0.22, 0.2273, 0.65, 0.1343, 7, 42, 49),
+]
+UCI_DAYS = [0, 1, 59, 730]
+
+
+def _write_uci(path, columns=UCI_COLUMNS):
+    frame = pd.DataFrame(UCI_ROWS, columns=UCI_COLUMNS)
+    frame[columns].to_csv(path, index=False)
+    return path
+
+
+def _raw_islp() -> pd.DataFrame:
+    with (files("ISLP") / "data" / "Bikeshare.csv").open("rb") as fh:
+        return pd.read_csv(fh)
+
+
+def test_islp_frame():
+    df = load_islp()
+    raw = _raw_islp()
+    assert len(df) == 8645
+    assert list(df.columns) == [*ISLP_FEATURES, "y"]
+    assert len(ISLP_FEATURES) == 12
+    assert "casual" not in df and "registered" not in df and "bikers" not in df
+    assert not df.isna().any().any()
+    assert all(pd.api.types.is_numeric_dtype(df[c]) for c in df.columns)
+    assert set(df["weathersit"]) <= {1, 2, 3, 4}
+    assert sorted(df["mnth"].unique()) == list(range(1, 13))
+    assert sorted(df["hr"].unique()) == list(range(24))
+    rows = [0, 4, 1000, 5000, 8644]
+    np.testing.assert_allclose(df["y"].iloc[rows], np.log(raw["bikers"].iloc[rows]))
+
+
+def test_islp_label_codes():
+    df = load_islp()
+    raw = _raw_islp()
+    sept = raw["mnth"] == "Sept"
+    assert sept.any() and (df.loc[sept, "mnth"] == 9).all()
+    for label, code in [("clear", 1), ("cloudy/misty", 2), ("light rain/snow", 3)]:
+        hit = raw["weathersit"] == label
+        assert hit.any() and (df.loc[hit, "weathersit"] == code).all()
+
+
+def test_load_uci_hour(tmp_path):
+    df = load_uci_hour(_write_uci(tmp_path / "hour.csv"))
+    assert list(df.columns) == [*UCI_FEATURES, "y"]
+    assert len(UCI_FEATURES) == 14
+    assert df["day"].tolist() == UCI_DAYS
+    np.testing.assert_allclose(df["y"], np.log([16, 1, 100, 49]))
+    assert df["weathersit"].tolist() == [1, 2, 3, 4]
+    assert df["instant"].tolist() == [1, 2, 3, 4]
+
+
+def test_load_uci_hour_missing_column(tmp_path):
+    path = _write_uci(tmp_path / "hour.csv", [c for c in UCI_COLUMNS if c != "hum"])
+    with pytest.raises(ValueError, match="hum") as err:
+        load_uci_hour(path)
+    assert str(path) in str(err.value)
+
+
+def _zip_bytes(tmp_path) -> bytes:
+    buffer = BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.write(_write_uci(tmp_path / "source.csv"), "hour.csv")
+        archive.writestr("Readme.txt", "made-up rows for the test")
+    return buffer.getvalue()
+
+
+def _opener(payload: bytes):
+    calls = []
+
+    def opener(url, timeout):
+        calls.append(url)
+        return BytesIO(payload)
+
+    return opener, calls
+
+
+def test_download_uci_hour(tmp_path):
+    payload = _zip_bytes(tmp_path)
+    opener, calls = _opener(payload)
+    dest = tmp_path / "raw"
+    path = download_uci_hour(dest, sha256=hashlib.sha256(payload).hexdigest(), opener=opener)
+    assert path == dest / "hour.csv"
+    assert len(calls) == 1
+    assert path.read_bytes() == (tmp_path / "source.csv").read_bytes()
+    assert load_uci_hour(path)["day"].tolist() == UCI_DAYS
+    assert sorted(p.name for p in dest.iterdir()) == ["hour.csv"]
+
+
+def test_download_uci_hour_wrong_hash(tmp_path):
+    payload = _zip_bytes(tmp_path)
+    opener, _ = _opener(payload)
+    dest = tmp_path / "raw"
+    dest.mkdir()
+    with pytest.raises(ValueError) as err:
+        download_uci_hour(dest, sha256="0" * 64, opener=opener)
+    assert "0" * 64 in str(err.value)
+    assert hashlib.sha256(payload).hexdigest() in str(err.value)
+    assert list(dest.iterdir()) == []
+
+
+def test_download_uci_hour_needs_hash(tmp_path):
+    opener, calls = _opener(b"")
+    with pytest.raises(ValueError, match="sha256"):
+        download_uci_hour(tmp_path, sha256=None, opener=opener)
+    assert calls == []
+
+
+def test_bikeshare_dgp():
+    dgp = make_dgp("bikeshare", {})
+    assert isinstance(dgp, BikeShare)
+    assert not dgp.has_truth
+    assert dgp.feature_names == ISLP_FEATURES
+    full = dgp.sample(None, np.random.default_rng(0))
+    pd.testing.assert_frame_equal(full, load_islp())
+    assert len(dgp.sample(10_000, np.random.default_rng(0))) == 8645
+
+    a = dgp.sample(500, np.random.default_rng(7))
+    b = dgp.sample(500, np.random.default_rng(7))
+    c = dgp.sample(500, np.random.default_rng(8))
+    pd.testing.assert_frame_equal(a, b)
+    assert not a.equals(c)
+    assert len(a) == 500 and list(a.columns) == [*ISLP_FEATURES, "y"]
+    key = a["day"] * 24 + a["hr"]  # the file is in time order, one row per hour
+    assert key.is_unique and key.is_monotonic_increasing
+    with pytest.raises(NotImplementedError):
+        dgp.f(a[ISLP_FEATURES].to_numpy())
+
+
+def test_bikeshare_uci_source(tmp_path):
+    path = _write_uci(tmp_path / "hour.csv")
+    dgp = make_dgp("bikeshare", {"source": "uci", "path": str(path)})
+    assert dgp.feature_names == UCI_FEATURES
+    assert dgp.sample(None, np.random.default_rng(0))["day"].tolist() == UCI_DAYS
+
+
+@pytest.mark.parametrize(
+    ("params", "message"),
+    [
+        ({"source": "uci"}, "path"),
+        ({"source": "csv"}, "islp, uci"),
+        ({"source": "islp", "path": "hour.csv"}, "path"),
+    ],
+)
+def test_bikeshare_bad_params(params, message):
+    with pytest.raises(ValueError, match=message):
+        BikeShare(**params)

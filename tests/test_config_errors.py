@@ -1,0 +1,241 @@
+"""Each configuration error stops the run with ONE message naming the file, the key and the
+allowed values: through ``load_config``, ``python -m imlbench check`` and ``snakemake -n``.
+
+Every broken configuration is a copy of ``config/`` and ``workflow/schemas/`` in a temporary
+directory with one edit of the YAML.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+import yaml
+
+from imlbench.cli import main as cli_main
+from imlbench.config import ConfigError, load_config
+
+REPO = Path(__file__).resolve().parents[1]
+VENV_BIN = REPO / ".venv" / "bin"
+STUDY = "extrapolation"
+
+REGISTERED_LEARNERS = "bagging, gbm, knn, lm, mlp, rf, svm, tree"
+REGISTERED_DGPS = "bikeshare, copula_linear, gaussian_noise_features"
+STUDY_LEARNERS = "rf, mlp, lm, gbm, svm, knn, rf100, bagging100"
+
+
+def _copy_root(dst: Path) -> Path:
+    shutil.copytree(REPO / "config", dst / "config")
+    shutil.copytree(REPO / "workflow" / "schemas", dst / "workflow" / "schemas")
+    return dst
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    return _copy_root(tmp_path)
+
+
+def _edit(path: Path, change: Callable[[dict], None]) -> None:
+    doc = yaml.safe_load(path.read_text())
+    change(doc)
+    path.write_text(yaml.safe_dump(doc, sort_keys=False))
+
+
+def _study_path(root: Path) -> Path:
+    return root / "config" / "studies" / f"{STUDY}.yaml"
+
+
+def _config_path(root: Path) -> Path:
+    return root / "config" / "config.yaml"
+
+
+def _set(*keys, value):
+    def change(doc):
+        d = doc
+        for k in keys[:-1]:
+            d = d[k]
+        d[keys[-1]] = value
+
+    return change
+
+
+def _append(*keys, value):
+    def change(doc):
+        d = doc
+        for k in keys:
+            d = d[k]
+        d.append(value)
+
+    return change
+
+
+def _delete(*keys):
+    def change(doc):
+        d = doc
+        for k in keys[:-1]:
+            d = d[k]
+        del d[keys[-1]]
+
+    return change
+
+
+# name: (file edited, edit, expected key, expected fragments incl. the allowed values)
+CASES = {
+    "unknown_top_level_key": (
+        "config", _set("workers", value=4), "key (top level)",
+        ["'workers'", "allowed: base_seed, max_rows_per_predict, profile, studies"],
+    ),
+    "wrong_profile": (
+        "config", _set("profile", value="fast"), "key profile",
+        ["'fast'", "allowed: smoke, default, paper"],
+    ),
+    "unknown_study": (
+        "config", _set("studies", value=["extrapolation", "shapley"]), "key studies",
+        ["shapley", "allowed: extrapolation"],
+    ),
+    "unknown_dgp": (
+        "study", _set("scenarios", "main", "dgp", value="copula"), "key scenarios.main.dgp",
+        ["'copula'", f"allowed: {REGISTERED_DGPS}"],
+    ),
+    "unknown_learner_in_scenario": (
+        "study", _append("scenarios", "main", "learners", value="xgb"),
+        "key scenarios.main.learners", ["'xgb'", f"allowed: {STUDY_LEARNERS}"],
+    ),
+    "unknown_registered_learner": (
+        "study", _set("learners", "rf", "learner", value="forest"), "key learners.rf.learner",
+        ["'forest'", f"allowed: {REGISTERED_LEARNERS}"],
+    ),
+    "unknown_method": (
+        "study", _set("methods", "pfi", "method", value="permutation"), "key methods.pfi.method",
+        ["'permutation'", "allowed: ", "cpfi", "loco", "oob_pfi", "pdp", "pfi"],
+    ),
+    "unknown_method_in_scenario": (
+        "study", _append("scenarios", "main", "methods", value="shap"),
+        "key scenarios.main.methods", ["'shap'", "allowed: pfi, oob, lm_theory, cpfi"],
+    ),
+    "method_parameter_not_accepted": (
+        "study", _set("methods", "pfi", "params", "n_permutations", value=5),
+        "key methods.pfi.params", ["n_permutations", "allowed: data, features, n_repeats"],
+    ),
+    "feature_not_in_dgp": (
+        "study", _set("methods", "pdp", "params", "features", value=["x1", "x11"]),
+        "key methods.pdp.params.features",
+        ["x11", "allowed: x1, x2, x3, x4, x5, x6, x7, x8, x9, x10"],
+    ),
+    "oob_on_learner_without_oob": (
+        "study", _set("methods", "oob", "learners", value=["rf", "svm"]),
+        "key scenarios.main.methods",
+        # the learners that have out-of-bag rows are the allowed values
+        ["'oob'", "'svm'", "allowed", "rf", "rf100", "bagging100"],
+    ),
+    "figure_unknown_function": (
+        "study", _set("figures", "fig_1", "function", value="extrapolation.fig99"),
+        "key figures.fig_1.function",
+        ["'extrapolation.fig99'", "allowed: ", "extrapolation.fig1", "extrapolation.fig9"],
+    ),
+    "claim_unknown_scenario": (
+        "study", _set("claims", 0, "where", "scenario", value="main_rho0.5"),
+        "key claims[0].where.scenario", ["'main_rho0.5'", "allowed: ", "main_rho0, main_rho0.9"],
+    ),
+    "dgp_data_file_missing": (  # a wrong path is a configuration error, not a traceback
+        "study", _set("scenarios", "bike", "params",
+                      value={"source": "uci", "path": "/nonexistent/hour.csv"}),
+        "key scenarios.bike.params", ["'bikeshare'", "/nonexistent/hour.csv"],
+    ),
+    "study_unknown_top_level_key": (
+        "study", _set("sweeps", value={}), "key (top level)",
+        ["'sweeps'", "allowed: claims, description, deviations, figures, learners, methods, "
+         "reference, scenarios, title"],
+    ),
+}
+
+
+def _break(root: Path, case: str) -> tuple[Path, str, list[str]]:
+    which, change, key, fragments = CASES[case]
+    path = _config_path(root) if which == "config" else _study_path(root)
+    _edit(path, change)
+    return path, key, fragments
+
+
+def _check_message(msg: str, path: Path, key: str, fragments: list[str]) -> None:
+    assert "\n" not in msg, f"not one message: {msg!r}"
+    assert str(path) in msg or path.name in msg, msg
+    assert f"{key}:" in msg, msg
+    for frag in fragments:
+        assert frag in msg, f"{frag!r} missing from {msg!r}"
+
+
+def test_shipped_config_is_valid(root):
+    cfg, studies = load_config(root)
+    assert set(studies) == {STUDY}
+    for profile in ("smoke", "paper"):
+        _, studies = load_config(root, {**cfg, "profile": profile})
+        assert studies[STUDY].profile == profile
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_config_error_message(root, case):
+    path, key, fragments = _break(root, case)
+    with pytest.raises(ConfigError) as exc:
+        load_config(root)
+    _check_message(str(exc.value), path, key, fragments)
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_cli_check_reports_config_error(root, case, capsys, monkeypatch):
+    """``imlbench check`` in-process (same code path as ``python -m imlbench``): status 2."""
+    monkeypatch.setattr(os, "environ", dict(os.environ))  # main() sets OMP_NUM_THREADS etc.
+    path, key, fragments = _break(root, case)
+    assert cli_main(["--root", str(root), "check"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("imlbench: configuration error: ")
+    _check_message(err.strip().removeprefix("imlbench: configuration error: "), path, key,
+                   fragments)
+
+
+@pytest.mark.parametrize("case", ["wrong_profile", "unknown_dgp"])
+def test_python_m_imlbench_check_exit_status(root, case):
+    path, key, fragments = _break(root, case)
+    res = subprocess.run(
+        [sys.executable, "-m", "imlbench", "--root", str(root), "check"],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert res.returncode == 2, res.stderr
+    assert "Traceback" not in res.stderr
+    _check_message(res.stderr.strip().removeprefix("imlbench: configuration error: "), path,
+                   key, fragments)
+
+
+def test_python_m_imlbench_check_ok(root):
+    res = subprocess.run(
+        [sys.executable, "-m", "imlbench", "--root", str(root), "check"],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert res.returncode == 0, res.stderr
+    assert f"{STUDY}:" in res.stdout
+
+
+def test_snakemake_dry_run_fails_before_any_job(tmp_path):
+    shutil.copytree(REPO / "config", tmp_path / "config")
+    (tmp_path / "workflow").symlink_to(REPO / "workflow")
+    path, key, fragments = _break(tmp_path, "unknown_learner_in_scenario")
+    env = {**os.environ, "PATH": f"{VENV_BIN}{os.pathsep}{os.environ.get('PATH', '')}"}
+    res = subprocess.run(
+        [str(VENV_BIN / "snakemake"), "-s", str(REPO / "Snakefile"), "-d", str(tmp_path),
+         "-n", "--cores", "1"],
+        capture_output=True, text=True, timeout=300, env=env,
+    )
+    out = res.stdout + res.stderr
+    assert res.returncode != 0, out
+    assert "configuration error" in out, out
+    for frag in [key, *fragments]:
+        assert frag in out, f"{frag!r} missing from snakemake output:\n{out}"
+    assert str(path) in out or path.name in out
+    # failed while parsing the workflow: no DAG, no job, no output
+    assert "Building DAG" not in out and "Job stats" not in out, out
+    assert not (tmp_path / "results").exists()
