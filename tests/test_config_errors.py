@@ -116,15 +116,15 @@ CASES = {
     ),
     "unknown_method_in_scenario": (
         "study", _append("scenarios", "main", "methods", value="shap"),
-        "key scenarios.main.methods", ["'shap'", "allowed: pfi, oob, lm_theory, cpfi"],
+        "key scenarios.main.methods", ["'shap'", "allowed: pfi, oob, ", "lm_theory, cpfi"],
     ),
     "method_parameter_not_accepted": (
         "study", _set("methods", "pfi", "params", "n_permutations", value=5),
         "key methods.pfi.params", ["n_permutations", "allowed: data, features, n_repeats"],
     ),
     "feature_not_in_dgp": (
-        "study", _set("methods", "pdp", "params", "features", value=["x1", "x11"]),
-        "key methods.pdp.params.features",
+        "study", _set("methods", "pdp_x1", "params", "features", value=["x1", "x11"]),
+        "key methods.pdp_x1.params.features",
         ["x11", "allowed: x1, x2, x3, x4, x5, x6, x7, x8, x9, x10"],
     ),
     "oob_on_learner_without_oob": (

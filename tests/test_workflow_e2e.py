@@ -118,3 +118,22 @@ def test_report(workdir, smoke_run):
     assert res.returncode == 0, _tail(res)
     report = workdir / "results" / "report.html"
     assert report.is_file() and report.stat().st_size > 0
+
+
+def test_restyling_a_figure_reruns_only_that_figure(workdir, smoke_run):
+    study_file = workdir / "config" / "studies" / "extrapolation.yaml"
+    original = study_file.read_text()
+    yaml = __import__("yaml")
+    doc = yaml.safe_load(original)
+    doc["figures"]["fig_8"]["style"] = {"font_size": 11}
+    try:
+        study_file.write_text(yaml.safe_dump(doc, sort_keys=False))
+        res = _snakemake(workdir, "-n", "--cores", "2", "--config", "profile=smoke",
+                         "--quiet", "rules", timeout=300)
+        assert res.returncode == 0, _tail(res)
+        jobs = {line.split()[0] for line in res.stdout.splitlines()
+                if line.strip() and line.split()[-1].isdigit() and line.split()[0] != "total"}
+        # `all` is the target rule: it reruns whenever any of its inputs does
+        assert jobs - {"all"} == {"figure__extrapolation__fig_8"}, _tail(res)
+    finally:
+        study_file.write_text(original)

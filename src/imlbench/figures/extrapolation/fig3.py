@@ -23,9 +23,9 @@ LINESTYLES = ["-", "--", ":"]
 def draw(inputs: dict[str, list[Path]], spec: dict, out_png: Path, out_pdf: Path) -> None:
     from matplotlib.lines import Line2D
 
-    pdp = st.estimates(inputs, "pdp")
+    pdp = st.estimates(inputs, "pdp_x1")
     pdp = pdp[pdp["feature"] == FEATURE]
-    ice = st.estimates(inputs, "ice")
+    ice = st.estimates(inputs, "ice_x1")
     effects = st.truth(inputs, "effects")
     panels = st.rho_panels(pdp)
     dependent, rho_max = panels[-1]
