@@ -18,7 +18,8 @@ except ConfigError as exc:
 PROFILE = CFG["profile"]
 SEED = CFG["base_seed"]
 MAX_ROWS = CFG.get("max_rows_per_predict", 1_000_000)
-PY = "python -m imlbench"
+# the interpreter running Snakemake, so jobs see the same environment whatever PATH is
+PY = f"{sys.executable} -m imlbench"
 CLI = f"{PY} --root . --profile {PROFILE} --base-seed {SEED} --max-rows {MAX_ROWS}"
 
 
