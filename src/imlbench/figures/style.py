@@ -60,7 +60,7 @@ LEARNERS: dict[str, Look] = {
     "knn": Look("kNN", "k", "#444444"),
 }
 OOB = Look("random forest, out-of-bag (scaled, R's default)", "o", "#66a61e")
-OOB_RAW = Look("random forest, out-of-bag (unscaled)", "u", "#a6761d")
+OOB_RAW = Look("random forest, out-of-bag (unscaled)", "u", "#999933")
 #: the forest's out-of-bag measures, drawn as series of their own.
 OOB_METHODS = ("oob", "oob_raw")
 
