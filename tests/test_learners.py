@@ -1,0 +1,50 @@
+"""Learners whose prediction path is our own must predict what the library predicts."""
+
+import numpy as np
+import pytest
+from sklearn.neighbors import KNeighborsRegressor
+from sklearn.svm import SVR
+
+from imlbench.learners import make_learner
+from imlbench.learners.kernel_svr import BlockRBFSVR
+
+
+@pytest.fixture(scope="module")
+def data():
+    rng = np.random.default_rng(7)
+    X = rng.normal(size=(600, 5))
+    y = X[:, 0] + np.sin(X[:, 1]) + rng.normal(0, 0.1, 600)
+    # more query rows than one block, so the blocking is exercised
+    Q = rng.normal(size=(5000, 5)) * 1.5
+    return X, y, Q
+
+
+@pytest.mark.parametrize("gamma", ["scale", 0.3])
+def test_block_svr_matches_libsvm(data, gamma):
+    X, y, Q = data
+    ours = BlockRBFSVR(C=2.0, epsilon=0.05, gamma=gamma).fit(X, y)
+    ref = SVR(C=2.0, epsilon=0.05, gamma=gamma).fit(X, y)
+    # identical fits; predictions differ only by the rounding of |x|^2 + |s|^2 - 2 x.s
+    np.testing.assert_array_equal(ours.dual_coef_, ref.dual_coef_)
+    np.testing.assert_allclose(ours.predict(Q), ref.predict(Q), rtol=0, atol=1e-10)
+
+
+def test_block_svr_other_kernels_use_libsvm(data):
+    X, y, Q = data
+    ours = BlockRBFSVR(kernel="poly", degree=2).fit(X, y)
+    ref = SVR(kernel="poly", degree=2).fit(X, y)
+    np.testing.assert_array_equal(ours.predict(Q), ref.predict(Q))
+
+
+def test_svm_learner_uses_block_predict(data):
+    X, y, Q = data
+    model = make_learner("svm", {"C": 1.0}, random_state=0).fit(X, y)
+    assert isinstance(model[-1], BlockRBFSVR)
+
+
+def test_knn_brute_force_finds_the_tree_neighbours(data):
+    X, y, Q = data
+    ours = make_learner("knn", {"n_neighbors": 7}, random_state=0).fit(X, y)
+    tree = KNeighborsRegressor(n_neighbors=7, algorithm="kd_tree")
+    tree.fit(ours[0].transform(X), y)
+    np.testing.assert_allclose(ours.predict(Q), tree.predict(ours[0].transform(Q)), atol=1e-12)
