@@ -25,7 +25,8 @@ VENV_BIN = REPO / ".venv" / "bin"
 STUDY = "extrapolation"
 
 REGISTERED_LEARNERS = "bagging, gbm, knn, lm, mlp, rf, svm, tree"
-REGISTERED_DGPS = "bikeshare, copula_linear, gaussian_noise_features"
+REGISTERED_DGPS = ("ale_book_ch6, ale_book_ch7, bikeshare, copula_linear, gaussian_noise_features, "
+                   "stratpd_synthetic, stratpd_weight")
 STUDY_LEARNERS = "rf, mlp, lm, gbm, svm, knn, rf100, bagging100"
 
 
@@ -84,6 +85,16 @@ def _delete(*keys):
     return change
 
 
+def _add_method(name, spec):
+    """Register ``spec`` as method ``name`` of the study and use it in the main scenario."""
+
+    def change(doc):
+        doc["methods"][name] = spec
+        doc["scenarios"]["main"]["methods"].append(name)
+
+    return change
+
+
 # name: (file edited, edit, expected key, expected fragments incl. the allowed values)
 CASES = {
     "unknown_top_level_key": (
@@ -126,6 +137,11 @@ CASES = {
         "study", _set("methods", "pdp_x1", "params", "features", value=["x1", "x11"]),
         "key methods.pdp_x1.params.features",
         ["x11", "allowed: x1, x2, x3, x4, x5, x6, x7, x8, x9, x10"],
+    ),
+    "categorical_feature_not_in_dgp": (
+        "study", _add_method("ale_cat", {"method": "ale", "params": {"categorical": ["sex"]}}),
+        "key methods.ale_cat.params.categorical",
+        ["sex", "allowed: x1, x2, x3, x4, x5, x6, x7, x8, x9, x10"],
     ),
     "oob_on_learner_without_oob": (
         "study", _set("methods", "oob", "learners", value=["rf", "svm"]),

@@ -95,11 +95,12 @@ def _check_scenarios(study: Study) -> None:
                 _fail(study, f"{key}.methods",
                       f"unknown method {m!r}; allowed: {', '.join(study.methods)}")
             spec = study.methods[m]
-            bad = set(spec.get("params", {}).get("features", [])) - set(names)
-            if bad:
-                _fail(study, f"methods.{m}.params.features",
-                      f"feature(s) {', '.join(sorted(bad))} not in scenario {sc.name}; "
-                      f"allowed: {', '.join(names)}")
+            for field_ in ("features", "categorical"):
+                bad = set(spec.get("params", {}).get(field_, [])) - set(names)
+                if bad:
+                    _fail(study, f"methods.{m}.params.{field_}",
+                          f"feature(s) {', '.join(sorted(bad))} not in scenario {sc.name}; "
+                          f"allowed: {', '.join(names)}")
             needs = METHODS.get(spec["method"]).requires
             for learner in sc.learners:
                 if learner not in spec.get("learners", sc.learners):

@@ -71,6 +71,10 @@ def figure_targets(study):
 
 ALL_TARGETS = [
     *(t for s in STUDIES.values() for t in figure_targets(s)),
+    # every estimate and truth, also those no figure or claim reads yet
+    *(p for s in STUDIES.values() for p in estimates_of(s, s.scenarios.values())),
+    *(p for s in STUDIES.values() for sc in s.scenarios.values()
+      for p in truth_paths(s.name, sc).values()),
     *(f"results/{s}/scorecard.parquet" for s in STUDIES),
     "results/SCORECARD.md",
     "results/scorecard.html",

@@ -1,3 +1,8 @@
 """Data generating processes, registered by name in ``DGPS``."""
 
-from imlbench.dgp import copula_linear, gaussian_noise_features, real_data  # noqa: F401
+from imlbench.dgp import (  # noqa: F401
+    copula_linear,
+    effect_examples,
+    gaussian_noise_features,
+    real_data,
+)

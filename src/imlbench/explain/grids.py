@@ -2,7 +2,9 @@
 
 A grid spec is a mapping with ``kind``: ``equidistant`` (``size`` points from the
 data minimum to maximum, or over ``range``), ``quantile`` (``size`` empirical
-quantiles, ends included) or ``values`` (the listed ``values``).
+quantiles, ends included), ``values`` (the listed ``values``) or ``levels`` (every
+distinct value: the grid of a categorical feature). ``within_data: true`` rejects a
+grid that leaves the observed range.
 """
 
 from __future__ import annotations
@@ -12,11 +14,27 @@ from typing import Any
 
 import numpy as np
 
-GRID_KINDS = ("equidistant", "quantile", "values")
+GRID_KINDS = ("equidistant", "quantile", "values", "levels")
 
 
-def make_grid(x: np.ndarray, spec: Mapping[str, Any]) -> np.ndarray:
-    """The grid of one feature with observed values ``x`` under ``spec``."""
+def make_grid(x: np.ndarray, spec: Mapping[str, Any], name: str = "the feature") -> np.ndarray:
+    """The grid of one feature (called ``name`` in errors) with observed values ``x``."""
+    grid = _grid(x, spec)
+    lo, hi = float(np.min(x)), float(np.max(x))
+    if spec.get("within_data", False) and (grid.min() < lo or grid.max() > hi):
+        raise ValueError(
+            f"grid of {name} spans [{grid.min():g}, {grid.max():g}] but its data lie in "
+            f"[{lo:g}, {hi:g}] and within_data is true"
+        )
+    return grid
+
+
+def interval_index(x: np.ndarray, edges: np.ndarray) -> np.ndarray:
+    """0-based index k of the interval ]z_k, z_{k+1}] holding each x (z_0 itself in interval 0)."""
+    return np.clip(np.searchsorted(edges, x, side="left") - 1, 0, len(edges) - 2)
+
+
+def _grid(x: np.ndarray, spec: Mapping[str, Any]) -> np.ndarray:
     kind = spec.get("kind", "equidistant")
     if kind == "equidistant":
         lo, hi = spec.get("range", (float(np.min(x)), float(np.max(x))))
@@ -25,4 +43,6 @@ def make_grid(x: np.ndarray, spec: Mapping[str, Any]) -> np.ndarray:
         return np.unique(np.quantile(x, np.linspace(0.0, 1.0, int(spec.get("size", 21)))))
     if kind == "values":
         return np.asarray(spec["values"], dtype=float)
+    if kind == "levels":
+        return np.unique(x)
     raise ValueError(f"grid kind {kind!r} is not one of {', '.join(GRID_KINDS)}")

@@ -17,13 +17,34 @@ import numpy as np
 import pandas as pd
 
 from imlbench.dgp.base import DGP
+from imlbench.explain.ale import (
+    ale_categorical,
+    ale_edges,
+    ale_first_order,
+    ale_second_order,
+    similarity_order,
+)
 from imlbench.explain.batching import DEFAULT_MAX_ROWS
-from imlbench.explain.effects import ice, partial_dependence
+from imlbench.explain.effects import (
+    centered_ice,
+    derivative_ice,
+    ice,
+    marginal_plot,
+    partial_dependence,
+)
 from imlbench.explain.grids import make_grid
 from imlbench.explain.importance import conditional_importance, permutation_importance
+from imlbench.explain.lime import lime_coefficients
 from imlbench.explain.oob import oob_permutation_importance
 from imlbench.explain.partitions import leaf_rectangles
 from imlbench.explain.relearn import relearn_importance
+from imlbench.explain.shapley import (
+    ESTIMATORS,
+    shapley_exact,
+    shapley_permutation,
+    shapley_tree,
+)
+from imlbench.explain.stratpd import catstratpd, stratpd
 from imlbench.registry import Registry
 
 
@@ -46,6 +67,9 @@ class ExplainContext:
         return self.model.predict(X)
 
     def index(self, name: str) -> int:
+        if name not in self.feature_names:
+            raise ValueError(f"feature {name!r} is not in the data; allowed: "
+                             f"{', '.join(self.feature_names)}")
         return self.feature_names.index(name)
 
     def features(self, params: dict) -> list[int]:
@@ -147,8 +171,11 @@ method("condition_relearn", requires={"conditional"}, params={"features"}, kind=
 )
 
 
+ICE_CURVES = ("plain", "centered", "derivative")
+
+
 def _effect_grid(ctx: ExplainContext, params: dict, j: int) -> np.ndarray:
-    return make_grid(ctx.X[:, j], params.get("grid", {}))
+    return make_grid(ctx.X[:, j], params.get("grid", {}), ctx.feature_names[j])
 
 
 @method("pdp", params={"features", "grid", "data"}, kind="effect")
@@ -162,19 +189,30 @@ def _pdp(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.Data
     return pd.concat(frames, ignore_index=True)
 
 
-@method("ice", params={"features", "grid", "rows", "n_rows"}, kind="effect")
+@method("ice", params={"features", "grid", "rows", "n_rows", "curve", "anchor"}, kind="effect")
 def _ice(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
-    """ICE at the DGP's fixed reference rows (``rows: reference``) or at training rows."""
+    """ICE at the DGP's fixed reference rows (``rows: reference``) or at training rows.
+
+    ``curve``: ``plain`` (the predictions), ``centered`` (c-ICE: minus the value at grid
+    index ``anchor``, default 0, the grid minimum) or ``derivative`` (d-ICE).
+    """
     if params.get("rows", "reference") == "reference":
         rows = ctx.dgp.reference_rows(int(params.get("n_rows", 11)), ctx.fixed_rng("ice_rows"))
     else:
         take = rng.choice(len(ctx.X), size=min(int(params.get("n_rows", 20)), len(ctx.X)),
                           replace=False)
         rows = ctx.X[np.sort(take)]
+    curve = params.get("curve", "plain")
+    if curve not in ICE_CURVES:
+        raise ValueError(f"ice curve {curve!r} is not one of {', '.join(ICE_CURVES)}")
     frames = []
     for j in ctx.features(params):
         grid = _effect_grid(ctx, params, j)
         curves = ice(ctx.predict, rows, j, grid, max_rows=ctx.max_rows)
+        if curve == "centered":
+            curves = centered_ice(curves, int(params.get("anchor", 0)))
+        elif curve == "derivative":
+            curves = derivative_ice(curves, grid)
         frames.append(pd.DataFrame({
             "feature": ctx.feature_names[j],
             "row": np.repeat(np.arange(len(rows)), len(grid)),
@@ -221,6 +259,138 @@ def _leaf_boxes(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> 
         df.insert(0, "tree", int(t))
         frames.append(df)
     return pd.concat(frames, ignore_index=True)
+
+
+def _categorical(ctx: ExplainContext, params: dict) -> list[int]:
+    """Indices of the categorical features: the study's ``categorical`` list, else the DGP's."""
+    names = params.get("categorical", getattr(ctx.dgp, "categorical", ()))
+    return [ctx.index(f) for f in names]
+
+
+@method("ale", params={"features", "intervals", "centering", "order", "categorical", "data"},
+        kind="effect")
+def _ale(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
+    """First-order ALE at the interval edges (numeric) or at the levels (categorical)."""
+    X, _ = ctx.data(params)
+    cats = _categorical(ctx, params)
+    frames = []
+    for j in ctx.features(params):
+        if j in cats:
+            order = (similarity_order(X, j, cats) if params.get("order", "similarity")
+                     == "similarity" else np.unique(X[:, j]))
+            x, value = order, ale_categorical(ctx.predict, X, j, order, max_rows=ctx.max_rows)[0]
+        else:
+            x = ale_edges(X[:, j], params.get("intervals", {}))
+            value = ale_first_order(ctx.predict, X, j, x, max_rows=ctx.max_rows,
+                                    centering=params.get("centering", "data"))[0]
+        frames.append(pd.DataFrame({"feature": ctx.feature_names[j], "x": x, "value": value}))
+    return pd.concat(frames, ignore_index=True)
+
+
+@method("ale2", params={"features", "intervals", "data"})
+def _ale2(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
+    """Second-order ALE of two numeric features on the product of their edges."""
+    X, _ = ctx.data(params)
+    j, k = ctx.features(params)
+    spec = params.get("intervals", {})
+    ej, ek = ale_edges(X[:, j], spec), ale_edges(X[:, k], spec)
+    value = ale_second_order(ctx.predict, X, j, k, ej, ek, max_rows=ctx.max_rows)
+    return pd.DataFrame({"x": np.repeat(ej, len(ek)), "z": np.tile(ek, len(ej)),
+                         "value": value.ravel()})
+
+
+@method("mplot", params={"features", "intervals", "data"}, kind="effect")
+def _mplot(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
+    """Mean prediction per interval of x_j: the estimated conditional expectation curve."""
+    X, _ = ctx.data(params)
+    frames = []
+    for j in ctx.features(params):
+        edges = ale_edges(X[:, j], params.get("intervals", {}))
+        x, value, count = marginal_plot(ctx.predict, X, j, edges, max_rows=ctx.max_rows)
+        frames.append(pd.DataFrame({"feature": ctx.feature_names[j], "x": x, "value": value,
+                                    "count": count}))
+    return pd.concat(frames, ignore_index=True)
+
+
+@method("stratpd", params={"features", "min_samples_leaf", "min_slopes_per_x", "ntrials",
+                           "gaps", "reference", "anchor", "max_passes", "categorical"},
+        kind="effect")
+def _stratpd(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
+    """StratPD (numeric) or CatStratPD (categorical) from the training data; no model calls."""
+    cats = _categorical(ctx, params)
+    leaf = int(params.get("min_samples_leaf", 10))
+    trials = int(params.get("ntrials", 1))
+    frames = []
+    for j in ctx.features(params):
+        if j in cats:
+            x, value = catstratpd(
+                ctx.X, ctx.y, j, min_samples_leaf=leaf, ntrials=trials, rng=rng,
+                reference=params.get("reference", "random"),
+                anchor=params.get("anchor", "random"),
+                max_passes=int(params.get("max_passes", 3)),
+            )
+        else:
+            x, value = stratpd(
+                ctx.X, ctx.y, j, min_samples_leaf=leaf, ntrials=trials, rng=rng,
+                min_slopes_per_x=int(params.get("min_slopes_per_x", 5)),
+                gaps=params.get("gaps", "span"),
+            )
+        frames.append(pd.DataFrame({"feature": ctx.feature_names[j], "x": x, "value": value}))
+    return pd.concat(frames, ignore_index=True)
+
+
+@method("shap", params={"features", "estimator", "n_background", "n_rows", "n_permutations",
+                        "data"})
+def _shap(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
+    """Interventional Shapley values of ``n_rows`` rows against ``n_background`` rows, long
+    format (one row per explained row and feature, with the feature's value: plotted, the
+    SHAP dependence curve)."""
+    X, _ = ctx.data(params)
+    rows = X[np.sort(rng.choice(len(X), size=min(int(params.get("n_rows", 100)), len(X)),
+                                replace=False))]
+    background = X[rng.choice(len(X), size=min(int(params.get("n_background", 100)), len(X)),
+                              replace=False)]
+    estimator = params.get("estimator", "exact")
+    if estimator == "exact":
+        phi = shapley_exact(ctx.predict, rows, background, max_rows=ctx.max_rows)
+    elif estimator == "permutation":
+        phi = shapley_permutation(ctx.predict, rows, background,
+                                  int(params.get("n_permutations", 10)), rng,
+                                  max_rows=ctx.max_rows)
+    elif estimator == "tree":
+        phi = shapley_tree(ctx.model, rows, background)
+    else:
+        raise ValueError(f"shap estimator {estimator!r} is not one of {', '.join(ESTIMATORS)}")
+    S = ctx.features(params)
+    return pd.DataFrame({
+        "feature": np.tile([ctx.feature_names[j] for j in S], len(rows)),
+        "row": np.repeat(np.arange(len(rows)), len(S)),
+        "x": rows[:, S].ravel(),
+        "value": phi[:, S].ravel(),
+    })
+
+
+@method("lime", params={"n_rows", "n_samples", "sampling", "local_sd", "distance",
+                        "kernel_width", "n_features", "selection", "ridge", "categorical",
+                        "data"})
+def _lime(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
+    """LIME coefficients of ``n_rows`` rows drawn from the data (one row per row and feature)."""
+    X, _ = ctx.data(params)
+    rows = X[np.sort(rng.choice(len(X), size=min(int(params.get("n_rows", 10)), len(X)),
+                                replace=False))]
+    coef = lime_coefficients(
+        ctx.predict, X, rows, rng, categorical=_categorical(ctx, params),
+        max_rows=ctx.max_rows,
+        **{k: params[k] for k in ("n_samples", "sampling", "local_sd", "distance",
+                                  "kernel_width", "n_features", "selection", "ridge")
+           if k in params},
+    )
+    p = X.shape[1]
+    return pd.DataFrame({
+        "row": np.repeat(np.arange(len(rows)), p),
+        "feature": np.tile(ctx.feature_names, len(rows)),
+        "value": coef.ravel(),
+    })
 
 
 SUBSTITUTES = ("permute", "conditional", "knockoff")

@@ -9,8 +9,12 @@ from __future__ import annotations
 
 from imlbench.registry import Registry
 from imlbench.truth.copula_linear import copula_linear_truths
+from imlbench.truth.effects import effect_curves_table
 
 TRUTHS: Registry = Registry("truth")
 TRUTHS.register("copula_linear")(copula_linear_truths)
 
 ESTIMANDS: dict[str, tuple[str, ...]] = {"copula_linear": ("importance", "effects")}
+for _name in ("ale_book_ch6", "ale_book_ch7", "stratpd_synthetic", "stratpd_weight"):
+    TRUTHS.register(_name)(effect_curves_table)
+    ESTIMANDS[_name] = ("effect_curves",)
