@@ -465,3 +465,45 @@ def test_categorical_feature_with_one_level_is_rejected():
 def test_fewer_rows_than_ale_intervals_is_rejected():
     with pytest.raises(ValueError, match="ALE with 20 intervals needs at least 20 rows, got 12"):
         ale_edges(np.arange(12.0), {"kind": "quantile", "size": 20})
+
+
+def test_pdp_of_a_categorical_feature_uses_its_levels():
+    """Weight example: the PD over the levels of pregnant differs by exactly 40 (f is
+    additive), although pregnant men never occur in the data."""
+    from imlbench.explain.grids import make_grid
+
+    d = StratpdWeight()
+    X = d.sample_features(500, rng(28))
+    levels = make_grid(X[:, 1], {"kind": "levels"})
+    assert levels.tolist() == [0.0, 1.0]
+    pd_ = partial_dependence(d.f, X, 1, levels)
+    assert pd_[1] - pd_[0] == pytest.approx(40.0, abs=1e-9)
+
+
+def test_lime_gives_a_categorical_level_its_effect():
+    """f = x1 + 3 [c = 1]: explaining a row with c = 1, the surrogate's input for c is 'same
+    level as the row', so its coefficient is exactly 3 (levels drawn with their data
+    frequencies)."""
+    r = rng(29)
+    X = np.column_stack([r.normal(size=600), r.integers(0, 3, 600)]).astype(float)
+    row = np.array([[0.3, 1.0]])
+
+    def f(Z_):
+        return Z_[:, 0] + 3 * (Z_[:, 1] == 1)
+
+    for distance in ("euclidean", "gower"):
+        coef = lime_coefficients(f, X, row, r, n_samples=500, sampling="normal",
+                                 categorical=[1], distance=distance, ridge=0.0)
+        np.testing.assert_allclose(coef[0], [1.0, 3.0], atol=1e-9)
+
+
+def test_gower_proximity():
+    """1 - Gower distance: mean over features of |difference| / range (numeric) and of
+    'level differs' (categorical); no kernel."""
+    from imlbench.explain.lime import _proximity
+
+    X = np.array([[0.0, 0.0], [4.0, 1.0], [2.0, 2.0]])
+    x = np.array([1.0, 1.0])
+    Z_ = np.array([[1.0, 1.0], [3.0, 1.0], [1.0, 2.0], [5.0, 0.0]])
+    np.testing.assert_allclose(_proximity(Z_, x, X, "gower", 1.0, [1]),
+                               [1.0, 1 - 0.5 / 2, 1 - 1 / 2, 1 - (1 + 1) / 2])
