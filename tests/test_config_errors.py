@@ -25,7 +25,8 @@ VENV_BIN = REPO / ".venv" / "bin"
 STUDY = "extrapolation"
 
 REGISTERED_LEARNERS = "bagging, gbm, knn, lm, mlp, rf, svm, tree"
-REGISTERED_DGPS = ("ale_book_ch6, ale_book_ch7, bikeshare, copula_linear, gaussian_noise_features, "
+REGISTERED_DGPS = ("ale_book_ch6, ale_book_ch7, bikeshare, copula_linear, cspfi_simulation, "
+                   "gaussian_noise_features, "
                    "stratpd_synthetic, stratpd_weight")
 STUDY_LEARNERS = "rf, mlp, lm, gbm, svm, knn, rf100, bagging100"
 
@@ -142,6 +143,11 @@ CASES = {
         "study", _add_method("ale_cat", {"method": "ale", "params": {"categorical": ["sex"]}}),
         "key methods.ale_cat.params.categorical",
         ["sex", "allowed: x1, x2, x3, x4, x5, x6, x7, x8, x9, x10"],
+    ),
+    "unknown_sampler": (
+        "study", _add_method("cs", {"method": "conditional_pfi", "params": {"sampler": "ctree"}}),
+        "key methods.cs.params.sampler",
+        ["'ctree'", "allowed: permutation, subgroups, gaussian, knockoff, impute_rf, exact"],
     ),
     "oob_on_learner_without_oob": (
         "study", _set("methods", "oob", "learners", value=["rf", "svm"]),

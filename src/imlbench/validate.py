@@ -52,6 +52,7 @@ def _check_learners(study: Study) -> None:
 
 def _check_methods(study: Study) -> None:
     from imlbench.explain.methods import METHODS
+    from imlbench.explain.samplers import SAMPLERS
 
     for name, spec in study.methods.items():
         key = f"methods.{name}"
@@ -64,6 +65,10 @@ def _check_methods(study: Study) -> None:
             _fail(study, f"{key}.params",
                   f"unknown parameter(s) {', '.join(sorted(extra))} of method {spec['method']!r}; "
                   f"allowed: {', '.join(sorted(allowed))}")
+        sampler = spec.get("params", {}).get("sampler")
+        if sampler is not None and sampler not in SAMPLERS:
+            _fail(study, f"{key}.params.sampler",
+                  f"unknown sampler {sampler!r}; allowed: {', '.join(SAMPLERS)}")
         for learner in spec.get("learners", []):
             if learner not in study.learners:
                 _fail(study, f"{key}.learners",
@@ -102,6 +107,8 @@ def _check_scenarios(study: Study) -> None:
                           f"feature(s) {', '.join(sorted(bad))} not in scenario {sc.name}; "
                           f"allowed: {', '.join(names)}")
             needs = METHODS.get(spec["method"]).requires
+            if spec.get("params", {}).get("sampler") == "exact":
+                needs = needs | {"conditional"}
             for learner in sc.learners:
                 if learner not in spec.get("learners", sc.learners):
                     continue

@@ -33,11 +33,16 @@ from imlbench.explain.effects import (
     partial_dependence,
 )
 from imlbench.explain.grids import make_grid
-from imlbench.explain.importance import conditional_importance, permutation_importance
+from imlbench.explain.importance import (
+    conditional_importance,
+    permutation_importance,
+    replacement_importance,
+)
 from imlbench.explain.lime import lime_coefficients
 from imlbench.explain.oob import oob_permutation_importance
 from imlbench.explain.partitions import leaf_rectangles
 from imlbench.explain.relearn import relearn_importance
+from imlbench.explain.samplers import fit_sampler
 from imlbench.explain.shapley import (
     ESTIMATORS,
     shapley_exact,
@@ -391,6 +396,49 @@ def _lime(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.Dat
         "feature": np.tile(ctx.feature_names, len(rows)),
         "value": coef.ravel(),
     })
+
+
+def _fitted_sampler(ctx: ExplainContext, params: dict, j: int, rng: np.random.Generator):
+    """The study's sampler for feature j, fitted on the training rows (``sampler``,
+    ``sampler_params``); ``exact`` uses the DGP's conditional law."""
+    exact = ctx.dgp.sample_conditional if params.get("sampler") == "exact" else None
+    return fit_sampler(params.get("sampler", "subgroups"), ctx.X, j, rng,
+                       params.get("sampler_params", {}), exact=exact)
+
+
+@method("conditional_pfi", params={"features", "sampler", "sampler_params", "n_repeats", "data"},
+        kind="importance")
+def _conditional_pfi(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
+    """PFI with x_j replaced by a fitted sampler's draws (Molnar et al., eq. 2; cs-PFI with
+    ``sampler: subgroups``): the mean squared-error increase per feature, over the repeats."""
+    X, y = ctx.data(params)
+    frames = []
+    for j in ctx.features(params):
+        fs = _fitted_sampler(ctx, params, j, rng)
+        df = replacement_importance(
+            ctx.predict, X, y, lambda X_, _j, r, fs=fs: fs.draw(X_, r), features=[j],
+            n_repeats=int(params.get("n_repeats", 1)), rng=rng, max_rows=ctx.max_rows,
+        )
+        frames.append(df.groupby("feature", as_index=False)["value"].mean())
+    return _named(ctx, pd.concat(frames, ignore_index=True))
+
+
+@method("cs_pdp", params={"features", "sampler_params", "grid", "data"}, kind="effect")
+def _cs_pdp(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
+    """cs-PDP (Molnar et al., Sect. 4.3): the PDP of x_j within each subgroup of the
+    conditional-subgroups tree, on the grid restricted to the subgroup's range of x_j."""
+    X, _ = ctx.data(params)
+    frames = []
+    for j in ctx.features(params):
+        fs = _fitted_sampler(ctx, {**params, "sampler": "subgroups"}, j, rng)
+        groups = fs.groups(X)
+        for g in np.unique(groups):
+            rows = X[groups == g]
+            grid = make_grid(rows[:, j], params.get("grid", {}), ctx.feature_names[j])
+            value = partial_dependence(ctx.predict, rows, j, grid, max_rows=ctx.max_rows)
+            frames.append(pd.DataFrame({"feature": ctx.feature_names[j], "group": int(g),
+                                        "n": len(rows), "x": grid, "value": value}))
+    return pd.concat(frames, ignore_index=True)
 
 
 SUBSTITUTES = ("permute", "conditional", "knockoff")

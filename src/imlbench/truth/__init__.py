@@ -8,6 +8,7 @@ estimators they check. ``ESTIMANDS[dgp]`` lists the tables, known before any job
 from __future__ import annotations
 
 from imlbench.registry import Registry
+from imlbench.truth.conditional_subgroups import cspfi_truths
 from imlbench.truth.copula_linear import copula_linear_truths
 from imlbench.truth.effects import effect_curves_table
 
@@ -18,3 +19,5 @@ ESTIMANDS: dict[str, tuple[str, ...]] = {"copula_linear": ("importance", "effect
 for _name in ("ale_book_ch6", "ale_book_ch7", "stratpd_synthetic", "stratpd_weight"):
     TRUTHS.register(_name)(effect_curves_table)
     ESTIMANDS[_name] = ("effect_curves",)
+TRUTHS.register("cspfi_simulation")(cspfi_truths)
+ESTIMANDS["cspfi_simulation"] = ("pfi_x1",)

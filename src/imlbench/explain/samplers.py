@@ -1,0 +1,206 @@
+"""Samplers of a replacement for feature j given the other features, for conditional PFI.
+
+Conditional PFI (Molnar et al., conditional subgroups, eq. 1 with X~_j ~ X_j | X_-j) replaces
+x_j by a draw from its conditional law; how faithfully a sampler draws it decides what the
+importance measures. Every sampler is fitted on training rows and then draws for other rows
+(Molnar et al., Sect. 5):
+
+``permutation``   x_j permuted over the rows (the marginal law: marginal PFI);
+``subgroups``     x_j permuted within the leaves of a tree fitted to predict x_j from x_-j
+                  (cs-PFI, Algorithm 1): ``tree: cart`` splits on the mean of x_j (CART,
+                  ``min_node_size``, ``max_depth``, ``cp`` as rpart's complexity parameter);
+                  ``tree: distribution`` splits where the normal law of x_j (mean and variance)
+                  changes, by a likelihood-ratio test with Bonferroni correction over the
+                  candidate splits, stopping at level ``alpha`` (after transformation trees,
+                  which test the parameters of a normal transformation model);
+``gaussian``      x_j | x_-j under a normal law with the training mean and covariance;
+``knockoff``      second-order Gaussian model-X knockoff of x_j (equicorrelated);
+``impute_rf``     a random forest's prediction of x_j from x_-j plus a permuted residual
+                  (``residuals: own``, of the rows being sampled, or ``train``: the
+                  out-of-bag residuals of the training rows);
+``exact``         the DGP's own conditional sampler (the truth's).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from scipy.stats import chi2
+
+SAMPLERS = ("permutation", "subgroups", "gaussian", "knockoff", "impute_rf", "exact")
+TREES = ("cart", "distribution")
+
+
+@dataclass
+class FittedSampler:
+    """A sampler fitted for feature j: ``draw(X, rng)`` gives new values of column j of X;
+    ``groups(X)`` the subgroup of each row (one group for samplers without subgroups)."""
+
+    j: int
+    draw: Callable[[np.ndarray, np.random.Generator], np.ndarray]
+    groups: Callable[[np.ndarray], np.ndarray]
+
+
+def permute_within(x: np.ndarray, groups: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """``x`` permuted within each group (a group of one row keeps its value)."""
+    out = x.copy()
+    order = np.argsort(groups, kind="stable")
+    bounds = np.flatnonzero(np.diff(groups[order])) + 1
+    for rows in np.split(order, bounds):
+        out[rows] = x[rng.permutation(rows)]
+    return out
+
+
+def _one_group(X: np.ndarray) -> np.ndarray:
+    return np.zeros(len(X), dtype=int)
+
+
+def _cart_tree(X_other: np.ndarray, xj: np.ndarray, params: Mapping[str, Any], seed: int):
+    from sklearn.tree import DecisionTreeRegressor
+
+    # rpart's cp: a split must lower the root's sum of squares by cp times; in sklearn's
+    # weighted impurity decrease that is cp times the root variance
+    tree = DecisionTreeRegressor(
+        min_samples_leaf=int(params.get("min_node_size", 30)),
+        max_depth=int(params.get("max_depth", 30)),
+        min_impurity_decrease=float(params.get("cp", 0.01)) * float(np.var(xj)),
+        random_state=seed,
+    ).fit(X_other, xj)
+    return tree.apply
+
+
+def _normal_lr(y: np.ndarray, left: np.ndarray) -> float:
+    """Log-likelihood ratio (x2) of two normals (mean and variance) against one."""
+    def nll(v: np.ndarray) -> float:
+        return len(v) * np.log(max(np.var(v), 1e-300))
+
+    return nll(y) - nll(y[left]) - nll(y[~left])
+
+
+def _distribution_tree(X_other: np.ndarray, xj: np.ndarray, params: Mapping[str, Any]):
+    """Leaves of a tree that splits where the normal law of x_j changes (see module doc)."""
+    min_node = int(params.get("min_node_size", 30))
+    max_depth = int(params.get("max_depth", 30))
+    alpha = float(params.get("alpha", 0.05))
+    n_cuts = int(params.get("n_cuts", 32))
+    splits: list[tuple[int, float, int, int]] = []  # (feature, threshold, left id, right id)
+
+    def grow(rows: np.ndarray, node: int, depth: int) -> None:
+        if depth >= max_depth or len(rows) < 2 * min_node:
+            return
+        best, tests = None, 0
+        for m in range(X_other.shape[1]):
+            col = X_other[rows, m]
+            cuts = np.unique(np.quantile(col, np.linspace(0, 1, n_cuts + 2)[1:-1]))
+            for c in cuts:
+                left = col <= c
+                if min_node <= left.sum() <= len(rows) - min_node:
+                    tests += 1
+                    stat = _normal_lr(xj[rows], left)
+                    if best is None or stat > best[0]:
+                        best = (stat, m, c)
+        if best is None or min(1.0, tests * chi2.sf(best[0], df=2)) > alpha:
+            return
+        _, m, c = best
+        left_id, right_id = 2 * node + 1, 2 * node + 2
+        splits.append((m, c, node, left_id))
+        go_left = X_other[rows, m] <= c
+        grow(rows[go_left], left_id, depth + 1)
+        grow(rows[~go_left], right_id, depth + 1)
+
+    grow(np.arange(len(xj)), 0, 0)
+    rule = {node: (m, c, left) for m, c, node, left in splits}
+
+    def apply(X_new: np.ndarray) -> np.ndarray:
+        leaf = np.zeros(len(X_new), dtype=np.int64)
+        active = np.ones(len(X_new), dtype=bool)
+        while active.any():
+            active = np.isin(leaf, list(rule))
+            for node in np.unique(leaf[active]):
+                m, c, left = rule[node]
+                at = leaf == node
+                leaf[at] = np.where(X_new[at, m] <= c, left, left + 1)
+        return leaf
+
+    return apply
+
+
+def fit_sampler(
+    name: str,
+    X_train: np.ndarray,
+    j: int,
+    rng: np.random.Generator,
+    params: Mapping[str, Any] | None = None,
+    exact: Callable[[np.ndarray, list[int], np.random.Generator], np.ndarray] | None = None,
+) -> FittedSampler:
+    """Fit sampler ``name`` for feature ``j`` on ``X_train`` (see the module doc)."""
+    params = dict(params or {})
+    p = X_train.shape[1]
+    if not 0 <= j < p:
+        raise ValueError(f"feature index {j} is outside the {p} columns")
+    others = [m for m in range(p) if m != j]
+    if name == "permutation":
+        return FittedSampler(j, lambda X, r: r.permutation(X[:, j]), _one_group)
+    if name == "subgroups":
+        tree = params.get("tree", "cart")
+        min_node = int(params.get("min_node_size", 30))
+        if len(X_train) < 2 * min_node:
+            raise ValueError(f"the subgroup tree needs at least 2 x min_node_size = "
+                             f"{2 * min_node} training rows, got {len(X_train)}")
+        if tree == "cart":
+            apply = _cart_tree(X_train[:, others], X_train[:, j], params,
+                               int(rng.integers(2**31 - 1)))
+        elif tree == "distribution":
+            apply = _distribution_tree(X_train[:, others], X_train[:, j], params)
+        else:
+            raise ValueError(f"subgroup tree {tree!r} is not one of {', '.join(TREES)}")
+
+        def groups(X: np.ndarray) -> np.ndarray:
+            return apply(X[:, others])
+
+        return FittedSampler(j, lambda X, r: permute_within(X[:, j], groups(X), r), groups)
+    if name == "gaussian":
+        mu, S = X_train.mean(axis=0), np.cov(X_train, rowvar=False)
+        coef = np.linalg.solve(S[np.ix_(others, others)], S[others, j])
+        sd = float(np.sqrt(max(S[j, j] - S[j, others] @ coef, 0.0)))
+
+        def draw(X: np.ndarray, r: np.random.Generator) -> np.ndarray:
+            mean = mu[j] + (X[:, others] - mu[others]) @ coef
+            return mean + sd * r.standard_normal(len(X))
+
+        return FittedSampler(j, draw, _one_group)
+    if name == "knockoff":
+        from imlbench.explain.knockoffs import gaussian_knockoffs
+
+        mu, S = X_train.mean(axis=0), np.cov(X_train, rowvar=False)
+        return FittedSampler(
+            j, lambda X, r: gaussian_knockoffs(X, r, mu=mu, sigma=S)[:, j], _one_group
+        )
+    if name == "impute_rf":
+        from sklearn.ensemble import RandomForestRegressor
+
+        forest = RandomForestRegressor(
+            n_estimators=int(params.get("n_estimators", 100)),
+            min_samples_leaf=int(params.get("min_samples_leaf", 5)),
+            oob_score=True, random_state=int(rng.integers(2**31 - 1)), n_jobs=1,
+        ).fit(X_train[:, others], X_train[:, j])
+        residuals = params.get("residuals", "own")
+        if residuals not in ("own", "train"):
+            raise ValueError(f"impute_rf residuals {residuals!r} is not one of own, train")
+        # training residuals are out-of-bag: in-sample ones would be shrunk by the fit
+        train_resid = X_train[:, j] - forest.oob_prediction_ if residuals == "train" else None
+
+        def draw(X: np.ndarray, r: np.random.Generator) -> np.ndarray:
+            pred = forest.predict(X[:, others])
+            pool = X[:, j] - pred if train_resid is None else train_resid
+            return pred + r.choice(pool, size=len(X), replace=len(pool) < len(X))
+
+        return FittedSampler(j, draw, _one_group)
+    if name == "exact":
+        if exact is None:
+            raise ValueError("the exact sampler needs a DGP with a known conditional law")
+        return FittedSampler(j, lambda X, r: exact(X, [j], r)[:, 0], _one_group)
+    raise ValueError(f"sampler {name!r} is not one of {', '.join(SAMPLERS)}")
