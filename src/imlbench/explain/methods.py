@@ -38,6 +38,7 @@ from imlbench.explain.importance import (
     permutation_importance,
     replacement_importance,
 )
+from imlbench.explain.learner_level import learner_pd_pfi, nadeau_bengio_c, resample_splits
 from imlbench.explain.lime import lime_coefficients
 from imlbench.explain.oob import oob_permutation_importance
 from imlbench.explain.partitions import leaf_rectangles
@@ -438,6 +439,35 @@ def _cs_pdp(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.D
             value = partial_dependence(ctx.predict, rows, j, grid, max_rows=ctx.max_rows)
             frames.append(pd.DataFrame({"feature": ctx.feature_names[j], "group": int(g),
                                         "n": len(rows), "x": grid, "value": value}))
+    return pd.concat(frames, ignore_index=True)
+
+
+@method("learner_pd_pfi", params={"features", "grid", "m", "scheme", "n_permutations", "alpha"})
+def _learner_pd_pfi(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
+    """Learner-level PD and PFI over ``m`` refits on resampled rows, with naive (c = 0) and
+    Nadeau-Bengio-corrected t intervals (Molnar et al., Sect. 7)."""
+    scheme = params.get("scheme", "subsampling")
+    S = ctx.features(params)
+    grid_spec = params.get("grid", {"kind": "values", "values": [0.1, 0.3, 0.5, 0.7, 0.9]})
+    grid = make_grid(ctx.X[:, S[0]], grid_spec, ctx.feature_names[S[0]])
+    splits = resample_splits(len(ctx.X), int(params.get("m", 15)), scheme, rng)
+    pd_est, pfi_est = learner_pd_pfi(
+        ctx.fit, ctx.X, ctx.y, splits, features=S, grid=grid,
+        n_permutations=int(params.get("n_permutations", 5)), rng=rng, max_rows=ctx.max_rows,
+    )
+    alpha = float(params.get("alpha", 0.05))
+    frames = []
+    for quantity, est, x in (("pd", pd_est, np.tile(grid, (len(S), 1))),
+                             ("pfi", pfi_est, np.full(len(S), np.nan))):
+        naive = est.interval(0.0, alpha)
+        corrected = est.interval(nadeau_bengio_c(scheme), alpha)
+        frames.append(pd.DataFrame({
+            "quantity": quantity,
+            "feature": np.repeat([ctx.feature_names[j] for j in S], x.size // len(S)),
+            "x": x.ravel(), "value": est.mean.ravel(),
+            "lower_naive": naive[0].ravel(), "upper_naive": naive[1].ravel(),
+            "lower_corrected": corrected[0].ravel(), "upper_corrected": corrected[1].ravel(),
+        }))
     return pd.concat(frames, ignore_index=True)
 
 
