@@ -16,7 +16,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.stats import t as student_t
 
 from imlbench.explain.batching import DEFAULT_MAX_ROWS
 from imlbench.explain.effects import partial_dependence
@@ -68,6 +67,8 @@ class LearnerEstimate:
         m = len(self.per_model)
         if m < 2:
             raise ValueError("a learner-level interval needs at least two refits")
+        from scipy.stats import t as student_t
+
         se = np.sqrt((1 / m + c) * self.per_model.var(axis=0, ddof=1))
         half = student_t.ppf(1 - alpha / 2, m - 1) * se
         return self.mean - half, self.mean + half

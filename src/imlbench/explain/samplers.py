@@ -28,7 +28,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy.stats import chi2
 
 SAMPLERS = ("permutation", "subgroups", "gaussian", "knockoff", "impute_rf", "exact")
 TREES = ("cart", "distribution")
@@ -82,6 +81,8 @@ def _normal_lr(y: np.ndarray, left: np.ndarray) -> float:
 
 def _distribution_tree(X_other: np.ndarray, xj: np.ndarray, params: Mapping[str, Any]):
     """Leaves of a tree that splits where the normal law of x_j changes (see module doc)."""
+    from scipy.stats import chi2
+
     min_node = int(params.get("min_node_size", 30))
     max_depth = int(params.get("max_depth", 30))
     alpha = float(params.get("alpha", 0.05))
