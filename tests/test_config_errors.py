@@ -132,7 +132,8 @@ CASES = {
     ),
     "method_parameter_not_accepted": (
         "study", _set("methods", "pfi", "params", "n_permutations", value=5),
-        "key methods.pfi.params", ["n_permutations", "allowed: data, features, n_repeats"],
+        "key methods.pfi.params",
+        ["n_permutations", "allowed: aggregate, contrast, data, features, loss, n_repeats"],
     ),
     "feature_not_in_dgp": (
         "study", _set("methods", "pdp_x1", "params", "features", value=["x1", "x11"]),

@@ -188,3 +188,4 @@ def test_registered_conditional_pfi_and_cs_pdp():
     assert cs["group"].nunique() >= 3  # the three true groups at least
     for _, part in cs.groupby("group"):  # each curve stays within its subgroup's range of x1
         assert part["x"].is_monotonic_increasing
+

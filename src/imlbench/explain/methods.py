@@ -33,8 +33,10 @@ from imlbench.explain.effects import (
     partial_dependence,
 )
 from imlbench.explain.grids import make_grid
+from imlbench.explain.ici import individual_importance
 from imlbench.explain.importance import (
     conditional_importance,
+    loss_named,
     permutation_importance,
     replacement_importance,
 )
@@ -127,26 +129,45 @@ def _named(ctx: ExplainContext, df: pd.DataFrame) -> pd.DataFrame:
     return df
 
 
-@method("pfi", params={"features", "n_repeats", "data"}, kind="importance")
+PFI_OPTIONS = {"loss", "contrast", "aggregate"}
+AGGREGATES = ("mean", "median")
+
+
+def _over_repeats(ctx: ExplainContext, df: pd.DataFrame, params: dict) -> pd.DataFrame:
+    """One value per feature: the mean (default) or median over the repeats."""
+    how = params.get("aggregate", "mean")
+    if how not in AGGREGATES:
+        raise ValueError(f"aggregate {how!r} is not one of {', '.join(AGGREGATES)}")
+    return _named(ctx, df.groupby("feature", as_index=False)["value"].agg(how))
+
+
+def _loss_options(params: dict) -> dict:
+    return {"loss": params.get("loss", "squared"), "contrast": params.get("contrast", "difference")}
+
+
+@method("pfi", params={"features", "n_repeats", "data"} | PFI_OPTIONS, kind="importance")
 def _pfi(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
     X, y = ctx.data(params)
     df = permutation_importance(
         ctx.predict, X, y, features=ctx.features(params),
         n_repeats=int(params.get("n_repeats", 1)), rng=rng, max_rows=ctx.max_rows,
+        **_loss_options(params),
     )
-    return _named(ctx, df.groupby("feature", as_index=False)["value"].mean())
+    return _over_repeats(ctx, df, params)
 
 
 @method(
-    "cpfi", requires={"conditional"}, params={"features", "n_repeats", "data"}, kind="importance"
+    "cpfi", requires={"conditional"}, params={"features", "n_repeats", "data"} | PFI_OPTIONS,
+    kind="importance",
 )
 def _cpfi(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
     X, y = ctx.data(params)
     df = conditional_importance(
         ctx.predict, X, y, ctx.dgp.sample_conditional, features=ctx.features(params),
         n_repeats=int(params.get("n_repeats", 1)), rng=rng, max_rows=ctx.max_rows,
+        **_loss_options(params),
     )
-    return _named(ctx, df.groupby("feature", as_index=False)["value"].mean())
+    return _over_repeats(ctx, df, params)
 
 
 @method("oob_pfi", requires={"oob"}, params={"features", "scale"}, kind="importance")
@@ -404,24 +425,47 @@ def _fitted_sampler(ctx: ExplainContext, params: dict, j: int, rng: np.random.Ge
     ``sampler_params``); ``exact`` uses the DGP's conditional law."""
     exact = ctx.dgp.sample_conditional if params.get("sampler") == "exact" else None
     return fit_sampler(params.get("sampler", "subgroups"), ctx.X, j, rng,
-                       params.get("sampler_params", {}), exact=exact)
+                       params.get("sampler_params", {}), exact=exact,
+                       categorical=j in _categorical(ctx, params))
 
 
-@method("conditional_pfi", params={"features", "sampler", "sampler_params", "n_repeats", "data"},
-        kind="importance")
+@method("conditional_pfi",
+        params={"features", "sampler", "sampler_params", "n_repeats", "data", "categorical"}
+        | PFI_OPTIONS, kind="importance")
 def _conditional_pfi(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
     """PFI with x_j replaced by a fitted sampler's draws (Molnar et al., eq. 2; cs-PFI with
-    ``sampler: subgroups``): the mean squared-error increase per feature, over the repeats."""
+    ``sampler: subgroups``), one value per feature over the repeats."""
     X, y = ctx.data(params)
     frames = []
     for j in ctx.features(params):
         fs = _fitted_sampler(ctx, params, j, rng)
-        df = replacement_importance(
+        frames.append(replacement_importance(
             ctx.predict, X, y, lambda X_, _j, r, fs=fs: fs.draw(X_, r), features=[j],
             n_repeats=int(params.get("n_repeats", 1)), rng=rng, max_rows=ctx.max_rows,
-        )
-        frames.append(df.groupby("feature", as_index=False)["value"].mean())
-    return _named(ctx, pd.concat(frames, ignore_index=True))
+            **_loss_options(params),
+        ))
+    return _over_repeats(ctx, pd.concat(frames, ignore_index=True), params)
+
+
+@method("ici", params={"features", "n_values", "loss", "data"})
+def _ici(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
+    """ICI curves (book ch. 10, eq. 8): the loss change of every row when x_j takes each of
+    ``n_values`` values drawn from the rows; PI, d-ICI and the stump derive from them."""
+    X, y = ctx.data(params)
+    loss = loss_named(params.get("loss", "squared"))
+    frames = []
+    for j in ctx.features(params):
+        take = rng.choice(len(X), size=min(int(params.get("n_values", 100)), len(X)),
+                          replace=False)
+        values = X[np.sort(take), j]
+        mat = individual_importance(ctx.predict, X, y, j, values, loss, max_rows=ctx.max_rows)
+        frames.append(pd.DataFrame({
+            "feature": ctx.feature_names[j],
+            "row": np.repeat(np.arange(len(X)), len(values)),
+            "x": np.tile(values, len(X)),
+            "value": mat.ravel(),
+        }))
+    return pd.concat(frames, ignore_index=True)
 
 
 @method("cs_pdp", params={"features", "sampler_params", "grid", "data"}, kind="effect")

@@ -31,6 +31,7 @@ import numpy as np
 
 SAMPLERS = ("permutation", "subgroups", "gaussian", "knockoff", "impute_rf", "exact")
 TREES = ("cart", "distribution")
+NUMERIC_ONLY = ("gaussian", "knockoff", "impute_rf")
 
 
 @dataclass
@@ -136,9 +137,18 @@ def fit_sampler(
     rng: np.random.Generator,
     params: Mapping[str, Any] | None = None,
     exact: Callable[[np.ndarray, list[int], np.random.Generator], np.ndarray] | None = None,
+    categorical: bool = False,
 ) -> FittedSampler:
-    """Fit sampler ``name`` for feature ``j`` on ``X_train`` (see the module doc)."""
+    """Fit sampler ``name`` for feature ``j`` on ``X_train`` (see the module doc).
+
+    ``categorical``: x_j is an integer-coded category, which the samplers that model x_j as
+    a number (gaussian, knockoff, impute_rf) cannot draw.
+    """
     params = dict(params or {})
+    if categorical and name in NUMERIC_ONLY:
+        raise ValueError(f"sampler {name!r} draws numeric values and cannot replace categorical "
+                         f"feature {j}; use one of "
+                         f"{', '.join(s for s in SAMPLERS if s not in NUMERIC_ONLY)}")
     p = X_train.shape[1]
     if not 0 <= j < p:
         raise ValueError(f"feature index {j} is outside the {p} columns")
