@@ -215,3 +215,30 @@ def test_median_over_repeats_and_categorical_sampler_error():
                                                  "sampler": "gaussian"}, rng(13))
     ici = METHODS.get("ici").run(ctx, {"features": ["height"], "n_values": 20}, rng(14))
     assert len(ici) == 400 * 20 and set(ici.columns) == {"feature", "row", "x", "value"}
+
+
+def test_monte_carlo_model_truth_and_the_exact_sampler_estimate_agree_for_a_forest():
+    """Setting II of the cs-PFI simulation: the true conditional PFI of a fitted forest has no
+    closed form. A separate Monte Carlo on 200,000 fresh rows (truth) and our conditional PFI
+    with the exact sampler on 2,000 other rows (estimate, 5 repeats) must agree within Z times
+    their combined SE (the estimate's SE from the spread of its per-row terms over the repeats,
+    bounded here by the truth's per-row SD scaled to 2,000 rows). The true model's MC truth
+    equals the closed form 4 of the linear scenario within its SE."""
+    from imlbench.dgp.conditional_subgroups import ConditionalSubgroupsSimulation
+    from imlbench.explain.importance import conditional_importance
+    from imlbench.learners import fit_quietly, make_learner
+    from imlbench.truth.monte_carlo import model_pfi_truth
+
+    d = ConditionalSubgroupsSimulation("linear")
+    value, se = model_pfi_truth(d.f, d, 0, 200_000, rng(15))
+    assert abs(value - 4.0) <= Z * se
+    train = d.sample(2000, rng(16))
+    model = fit_quietly(make_learner("rf", {"n_estimators": 50}, 0),
+                        train[d.feature_names].to_numpy(), train["y"].to_numpy())
+    truth, truth_se = model_pfi_truth(model.predict, d, 0, 200_000, rng(17))
+    test = d.sample(2000, rng(18))
+    est = conditional_importance(model.predict, test[d.feature_names].to_numpy(),
+                                 test["y"].to_numpy(), d.sample_conditional, features=[0],
+                                 n_repeats=5, rng=rng(19))["value"].mean()
+    est_se = truth_se * np.sqrt(200_000 / 2000)
+    assert abs(est - truth) <= Z * np.hypot(est_se, truth_se), (est, truth)

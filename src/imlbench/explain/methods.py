@@ -201,6 +201,16 @@ method("condition_relearn", requires={"conditional"}, params={"features"}, kind=
 ICE_CURVES = ("plain", "centered", "derivative")
 
 
+def _curves_frame(feature: str, x: np.ndarray, curves: np.ndarray) -> pd.DataFrame:
+    """One curve per row (rows x len(x) values) in long format: feature, row, x, value."""
+    return pd.DataFrame({
+        "feature": feature,
+        "row": np.repeat(np.arange(len(curves)), len(x)),
+        "x": np.tile(x, len(curves)),
+        "value": curves.ravel(),
+    })
+
+
 def _effect_grid(ctx: ExplainContext, params: dict, j: int) -> np.ndarray:
     return make_grid(ctx.X[:, j], params.get("grid", {}), ctx.feature_names[j])
 
@@ -240,12 +250,7 @@ def _ice(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.Data
             curves = centered_ice(curves, int(params.get("anchor", 0)))
         elif curve == "derivative":
             curves = derivative_ice(curves, grid)
-        frames.append(pd.DataFrame({
-            "feature": ctx.feature_names[j],
-            "row": np.repeat(np.arange(len(rows)), len(grid)),
-            "x": np.tile(grid, len(rows)),
-            "value": curves.ravel(),
-        }))
+        frames.append(_curves_frame(ctx.feature_names[j], grid, curves))
     return pd.concat(frames, ignore_index=True)
 
 
@@ -459,12 +464,7 @@ def _ici(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.Data
                           replace=False)
         values = X[np.sort(take), j]
         mat = individual_importance(ctx.predict, X, y, j, values, loss, max_rows=ctx.max_rows)
-        frames.append(pd.DataFrame({
-            "feature": ctx.feature_names[j],
-            "row": np.repeat(np.arange(len(X)), len(values)),
-            "x": np.tile(values, len(X)),
-            "value": mat.ravel(),
-        }))
+        frames.append(_curves_frame(ctx.feature_names[j], values, mat))
     return pd.concat(frames, ignore_index=True)
 
 
