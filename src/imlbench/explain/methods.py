@@ -9,7 +9,7 @@ job runs. The numerical work lives in the modules this one calls.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -133,12 +133,14 @@ PFI_OPTIONS = {"loss", "contrast", "aggregate"}
 AGGREGATES = ("mean", "median")
 
 
-def _over_repeats(ctx: ExplainContext, df: pd.DataFrame, params: dict) -> pd.DataFrame:
-    """One value per feature: the mean (default) or median over the repeats."""
+def _over_repeats(
+    ctx: ExplainContext, df: pd.DataFrame, params: dict, by: Sequence[str] = ("feature",)
+) -> pd.DataFrame:
+    """One value per feature (and ``by`` group): the mean (default) or median over repeats."""
     how = params.get("aggregate", "mean")
     if how not in AGGREGATES:
         raise ValueError(f"aggregate {how!r} is not one of {', '.join(AGGREGATES)}")
-    return _named(ctx, df.groupby("feature", as_index=False)["value"].agg(how))
+    return _named(ctx, df.groupby(list(by), as_index=False)["value"].agg(how))
 
 
 def _loss_options(params: dict) -> dict:
@@ -434,22 +436,47 @@ def _fitted_sampler(ctx: ExplainContext, params: dict, j: int, rng: np.random.Ge
                        categorical=j in _categorical(ctx, params))
 
 
+def _sampler_pfi(ctx: ExplainContext, params: dict, rng: np.random.Generator,
+                 local: bool) -> pd.DataFrame:
+    X, y = ctx.data(params)
+    opts = {"n_repeats": int(params.get("n_repeats", 1)), "rng": rng,
+            "max_rows": ctx.max_rows, **_loss_options(params)}
+    frames = []
+    for j in ctx.features(params):
+        fs = _fitted_sampler(ctx, params, j, rng)
+
+        def draw(X_, _j, r, fs=fs):
+            return fs.draw(X_, r)
+
+        if not local:
+            frames.append(replacement_importance(ctx.predict, X, y, draw, features=[j], **opts))
+            continue
+        groups = fs.groups(X)
+        for g in np.unique(groups):
+            rows = groups == g
+            part = replacement_importance(ctx.predict, X[rows], y[rows], draw, features=[j],
+                                          **opts)
+            frames.append(part.assign(group=int(g), n=int(rows.sum())))
+    by = ["feature", "group", "n"] if local else ["feature"]
+    return _over_repeats(ctx, pd.concat(frames, ignore_index=True), params, by)
+
+
 @method("conditional_pfi",
         params={"features", "sampler", "sampler_params", "n_repeats", "data", "categorical"}
         | PFI_OPTIONS, kind="importance")
 def _conditional_pfi(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
     """PFI with x_j replaced by a fitted sampler's draws (Molnar et al., eq. 2; cs-PFI with
-    ``sampler: subgroups``), one value per feature over the repeats."""
-    X, y = ctx.data(params)
-    frames = []
-    for j in ctx.features(params):
-        fs = _fitted_sampler(ctx, params, j, rng)
-        frames.append(replacement_importance(
-            ctx.predict, X, y, lambda X_, _j, r, fs=fs: fs.draw(X_, r), features=[j],
-            n_repeats=int(params.get("n_repeats", 1)), rng=rng, max_rows=ctx.max_rows,
-            **_loss_options(params),
-        ))
-    return _over_repeats(ctx, pd.concat(frames, ignore_index=True), params)
+    ``sampler: subgroups``, Algorithm 1), one value per feature over the repeats."""
+    return _sampler_pfi(ctx, params, rng, local=False)
+
+
+@method("cs_pfi_local",
+        params={"features", "sampler_params", "n_repeats", "data"} | PFI_OPTIONS)
+def _cs_pfi_local(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
+    """The local cs-PFI of each subgroup (Molnar et al., eq. 5): x_j permuted within the
+    subgroup's rows; one row per feature and subgroup (``group``, its row count ``n``). Their
+    count-weighted mean estimates the global cs-PFI (Appendix A)."""
+    return _sampler_pfi(ctx, {**params, "sampler": "subgroups"}, rng, local=True)
 
 
 @method("ici", params={"features", "n_values", "loss", "data"})
