@@ -389,17 +389,13 @@ def test_lime_feature_selection_keeps_the_relevant_features():
 
 
 def _context(dgp, n=300, seed=21):
-    from imlbench.explain.methods import ExplainContext
+    from true_model import true_model_context
 
     r = rng(seed)
     df = dgp.sample(n, r)
     X, y = df[dgp.feature_names].to_numpy(), df["y"].to_numpy()
 
-    class TrueModel:
-        predict = staticmethod(dgp.f)
-
-    return ExplainContext(model=TrueModel(), X=X, y=y, feature_names=dgp.feature_names,
-                          dgp=dgp, fit=None, fixed_rng=lambda label: rng(0))
+    return true_model_context(dgp, X, y)
 
 
 @pytest.mark.parametrize("method, params, columns", [

@@ -192,19 +192,17 @@ def test_unknown_loss_and_contrast_are_named():
 
 
 def test_median_over_repeats_and_categorical_sampler_error():
+    from true_model import true_model_context
+
     from imlbench.dgp.effect_examples import StratpdWeight
     from imlbench.explain.importance import permutation_importance
-    from imlbench.explain.methods import METHODS, ExplainContext
+    from imlbench.explain.methods import METHODS
 
     d = StratpdWeight()
     X = d.sample_features(400, rng(11))
     y = d.f(X)
 
-    class TrueModel:
-        predict = staticmethod(d.f)
-
-    ctx = ExplainContext(model=TrueModel(), X=X, y=y, feature_names=d.feature_names, dgp=d,
-                         fit=None, fixed_rng=lambda label: rng(0))
+    ctx = true_model_context(d, X, y)
     out = METHODS.get("pfi").run(ctx, {"features": ["height"], "n_repeats": 5,
                                        "aggregate": "median"}, rng(12))
     per_repeat = permutation_importance(d.f, X, y, features=[2], n_repeats=5, rng=rng(12))

@@ -169,17 +169,15 @@ def test_unknown_feature_index_is_rejected():
 
 
 def test_registered_conditional_pfi_and_cs_pdp():
-    from imlbench.explain.methods import METHODS, ExplainContext
+    from true_model import true_model_context
+
+    from imlbench.explain.methods import METHODS
 
     d = ConditionalSubgroupsSimulation("nonlinear")
     df = d.sample(900, rng(26))
     X, y = df[d.feature_names].to_numpy(), df["y"].to_numpy()
 
-    class TrueModel:
-        predict = staticmethod(d.f)
-
-    ctx = ExplainContext(model=TrueModel(), X=X, y=y, feature_names=d.feature_names, dgp=d,
-                         fit=None, fixed_rng=lambda label: rng(0))
+    ctx = true_model_context(d, X, y)
     for sampler in ("subgroups", "exact", "permutation"):
         out = METHODS.get("conditional_pfi").run(ctx, {"features": ["x1"], "sampler": sampler},
                                                  rng(27))
@@ -197,17 +195,15 @@ def test_local_cs_pfi_weights_up_to_the_global_one():
     the true model on 6,000 rows. The SE of each is the SD of the per-row loss differences
     (measured with exact conditional draws on the same rows) over sqrt(6000); the subgroups
     only approximate the conditional law, so this SE is the yardstick, not a bound."""
-    from imlbench.explain.methods import METHODS, ExplainContext
+    from true_model import true_model_context
+
+    from imlbench.explain.methods import METHODS
 
     d = ConditionalSubgroupsSimulation("nonlinear")
     df = d.sample(6000, rng(29))
     X, y = df[d.feature_names].to_numpy(), df["y"].to_numpy()
 
-    class TrueModel:
-        predict = staticmethod(d.f)
-
-    ctx = ExplainContext(model=TrueModel(), X=X, y=y, feature_names=d.feature_names, dgp=d,
-                         fit=None, fixed_rng=lambda label: rng(0))
+    ctx = true_model_context(d, X, y)
     local = METHODS.get("cs_pfi_local").run(ctx, {"features": ["x1"]}, rng(30))
     glob = METHODS.get("conditional_pfi").run(ctx, {"features": ["x1"]}, rng(31))
     weighted = np.average(local["value"], weights=local["n"])
