@@ -133,7 +133,7 @@ CASES = {
     "method_parameter_not_accepted": (
         "study", _set("methods", "pfi", "params", "n_permutations", value=5),
         "key methods.pfi.params",
-        ["n_permutations", "allowed: aggregate, contrast, data, features, loss, n_repeats"],
+        ["n_permutations", "allowed: aggregate, contrast, data, features, groups, loss, n_repeats"],
     ),
     "feature_not_in_dgp": (
         "study", _set("methods", "pdp_x1", "params", "features", value=["x1", "x11"]),
@@ -144,6 +144,10 @@ CASES = {
         "study", _add_method("ale_cat", {"method": "ale", "params": {"categorical": ["sex"]}}),
         "key methods.ale_cat.params.categorical",
         ["sex", "allowed: x1, x2, x3, x4, x5, x6, x7, x8, x9, x10"],
+    ),
+    "group_with_unknown_feature": (
+        "study", _set("methods", "pfi", "params", "groups", value={"pair": ["x1", "x12"]}),
+        "key methods.pfi.params.groups", ["x12", "allowed: x1, x2, x3"],
     ),
     "unknown_sampler": (
         "study", _add_method("cs", {"method": "conditional_pfi", "params": {"sampler": "ctree"}}),

@@ -240,3 +240,26 @@ def test_monte_carlo_model_truth_and_the_exact_sampler_estimate_agree_for_a_fore
                                  n_repeats=5, rng=rng(19))["value"].mean()
     est_se = truth_se * np.sqrt(200_000 / 2000)
     assert abs(est - truth) <= Z * np.hypot(est_se, truth_se), (est, truth)
+
+
+def test_group_pfi_permutes_the_columns_together():
+    """A group {x1, x2} permuted jointly: its true PFI is 2 b_G' Sigma_GG b_G = 3.6 here
+    (the pair keeps its correlation). Per-row terms (b'D)^2 + 2 (b'D) e with b'D ~ N(0, 3.6)
+    have SD sqrt(2 * 3.6^2 + 4 * 3.6) = 6.3, the SE over 20,000 rows; the repeats share rows."""
+    from true_model import true_model_context
+
+    from imlbench.dgp.conditional_subgroups import ConditionalSubgroupsSimulation
+    from imlbench.explain.methods import METHODS
+
+    X, y = _linear_gaussian(20_000, 20)
+    d = ConditionalSubgroupsSimulation("independent")  # only names and f are used: override f
+    ctx = true_model_context(d, X, y)
+    ctx.model.predict = lambda Z_: Z_ @ BETA
+    ctx.feature_names = ["x1", "x2", "x3"]
+    out = METHODS.get("pfi").run(ctx, {"groups": {"pair": ["x1", "x2"]}, "n_repeats": 3},
+                                 rng(21))
+    want = 2 * BETA[:2] @ SIGMA[:2, :2] @ BETA[:2]
+    assert out["feature"].tolist() == ["pair"]
+    assert abs(out["value"].iloc[0] - want) <= Z * np.sqrt(2 * want**2 + 4 * want) / np.sqrt(20_000)
+    with pytest.raises(ValueError, match="feature 'x9' is not in the data"):
+        METHODS.get("pfi").run(ctx, {"groups": {"bad": ["x1", "x9"]}}, rng(22))

@@ -100,8 +100,12 @@ def _check_scenarios(study: Study) -> None:
                 _fail(study, f"{key}.methods",
                       f"unknown method {m!r}; allowed: {', '.join(study.methods)}")
             spec = study.methods[m]
-            for field_ in ("features", "categorical"):
-                bad = set(spec.get("params", {}).get(field_, [])) - set(names)
+            groups = spec.get("params", {}).get("groups", {})
+            named = {"features": spec.get("params", {}).get("features", []),
+                     "categorical": spec.get("params", {}).get("categorical", []),
+                     "groups": [f for members in groups.values() for f in members]}
+            for field_, used in named.items():
+                bad = set(used) - set(names)
                 if bad:
                     _fail(study, f"methods.{m}.params.{field_}",
                           f"feature(s) {', '.join(sorted(bad))} not in scenario {sc.name}; "

@@ -60,7 +60,7 @@ def replacement_importance(
     y: np.ndarray,
     replace: Replacement,
     *,
-    features: Sequence[int],
+    features: Sequence[int | tuple[int, ...]],
     n_repeats: int,
     rng: np.random.Generator,
     max_rows: int = DEFAULT_MAX_ROWS,
@@ -69,6 +69,7 @@ def replacement_importance(
 ) -> pd.DataFrame:
     """Loss change when column j is replaced by ``replace``, per feature and repeat.
 
+    A feature may be a tuple of columns (a group): ``replace`` then returns all of them.
     ``contrast``: ``difference`` (mean replaced loss minus mean loss; Molnar et al. eq. 2) or
     ``ratio`` (their quotient, iml's default). Returns a tidy frame with columns ``feature``
     (index), ``repeat`` and ``value``.
@@ -87,7 +88,8 @@ def replacement_importance(
         stacked = np.tile(X, (len(chunk), 1))
         for k, job in enumerate(chunk):
             if job is not None:
-                stacked[k * n : (k + 1) * n, job[0]] = replace(X, job[0], rng)
+                cols = list(job[0]) if isinstance(job[0], tuple) else job[0]
+                stacked[k * n : (k + 1) * n, cols] = replace(X, job[0], rng)
         pred = predict_rows(predict, stacked, max_rows).reshape(len(chunk), n)
         losses.extend(L(y[None, :], pred).mean(axis=1))
     base, replaced = losses[0], np.array(losses[1:])
@@ -101,8 +103,13 @@ def replacement_importance(
     )
 
 
-def permute_column(X: np.ndarray, j: int, rng: np.random.Generator) -> np.ndarray:
-    """Column j of X in a uniformly random order."""
+def permute_column(
+    X: np.ndarray, j: int | tuple[int, ...], rng: np.random.Generator
+) -> np.ndarray:
+    """Column j of X in a uniformly random order; for a group of columns, one row permutation
+    shared by all of them (the group moves together, keeping its internal dependence)."""
+    if isinstance(j, tuple):
+        return X[rng.permutation(len(X))][:, list(j)]
     return rng.permutation(X[:, j])
 
 
@@ -111,7 +118,7 @@ def permutation_importance(
     X: np.ndarray,
     y: np.ndarray,
     *,
-    features: Sequence[int],
+    features: Sequence[int | tuple[int, ...]],
     n_repeats: int = 1,
     rng: np.random.Generator,
     max_rows: int = DEFAULT_MAX_ROWS,

@@ -133,29 +133,43 @@ PFI_OPTIONS = {"loss", "contrast", "aggregate"}
 AGGREGATES = ("mean", "median")
 
 
-def _over_repeats(
-    ctx: ExplainContext, df: pd.DataFrame, params: dict, by: Sequence[str] = ("feature",)
-) -> pd.DataFrame:
-    """One value per feature (and ``by`` group): the mean (default) or median over repeats."""
+def _aggregate(df: pd.DataFrame, params: dict, by: Sequence[str] = ("feature",)) -> pd.DataFrame:
+    """One value per ``by`` group: the mean (default) or median over the repeats."""
     how = params.get("aggregate", "mean")
     if how not in AGGREGATES:
         raise ValueError(f"aggregate {how!r} is not one of {', '.join(AGGREGATES)}")
-    return _named(ctx, df.groupby(list(by), as_index=False)["value"].agg(how))
+    return df.groupby(list(by), as_index=False, sort=False)["value"].agg(how)
+
+
+def _over_repeats(
+    ctx: ExplainContext, df: pd.DataFrame, params: dict, by: Sequence[str] = ("feature",)
+) -> pd.DataFrame:
+    """:func:`_aggregate`, with feature indices replaced by their names."""
+    return _named(ctx, _aggregate(df, params, by))
 
 
 def _loss_options(params: dict) -> dict:
     return {"loss": params.get("loss", "squared"), "contrast": params.get("contrast", "difference")}
 
 
-@method("pfi", params={"features", "n_repeats", "data"} | PFI_OPTIONS, kind="importance")
+@method("pfi", params={"features", "groups", "n_repeats", "data"} | PFI_OPTIONS,
+        kind="importance")
 def _pfi(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
+    """Permutation importance of each feature, or of each group in ``groups`` ({name: [features]},
+    the group's columns permuted together), over the repeats."""
     X, y = ctx.data(params)
+    groups = {name: tuple(ctx.index(f) for f in members)
+              for name, members in params.get("groups", {}).items()}
     df = permutation_importance(
-        ctx.predict, X, y, features=ctx.features(params),
+        ctx.predict, X, y, features=list(groups.values()) or ctx.features(params),
         n_repeats=int(params.get("n_repeats", 1)), rng=rng, max_rows=ctx.max_rows,
         **_loss_options(params),
     )
-    return _over_repeats(ctx, df, params)
+    if not groups:
+        return _over_repeats(ctx, df, params)
+    label = {cols: name for name, cols in groups.items()}
+    df["feature"] = [label[c] for c in df["feature"]]
+    return _aggregate(df, params)
 
 
 @method(
