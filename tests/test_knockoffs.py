@@ -132,8 +132,8 @@ def test_invalid_inputs_raise() -> None:
     X = _sample(_sigma(), np.zeros(13), 300, seed=14)
     rng = np.random.default_rng(15)
     with pytest.raises(ValueError, match="equicorrelated"):
-        gaussian_knockoffs(X, rng, method="sdp")
-    assert METHODS == ("equicorrelated",)
+        gaussian_knockoffs(X, rng, method="asdp")
+    assert METHODS == ("equicorrelated", "sdp", "mvr")
     with pytest.raises(ValueError, match="positive definite"):
         gaussian_knockoffs(X, rng, sigma=np.ones((13, 13)))
     with pytest.raises(ValueError, match="sigma"):
@@ -142,3 +142,30 @@ def test_invalid_inputs_raise() -> None:
         gaussian_knockoffs(X, rng, mu=np.zeros(12))
     with pytest.raises(ValueError, match="constant"):
         gaussian_knockoffs(np.hstack([X, np.ones((300, 1))]), rng)
+
+
+def test_equicorrelated_s_agrees_with_knockpy():
+    """knockpy's equicorrelated S is ours up to its own safety shrinkage (well under 1%)."""
+    import warnings
+
+    from knockpy.smatrix import compute_smatrix
+
+    from imlbench.explain.knockoffs import equicorrelated_s
+
+    sigma = np.array([[1.0, 0.8, 0.0], [0.8, 1.0, 0.3], [0.0, 0.3, 2.0]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        theirs = np.diag(compute_smatrix(sigma, method="equicorrelated"))
+    np.testing.assert_allclose(equicorrelated_s(sigma), theirs, rtol=5e-3)
+
+
+def test_sdp_knockoffs_are_valid_and_closer_to_independence():
+    """The SDP S (knockpy) keeps 2 Sigma - S positive semidefinite, and with unequal
+    dependence it has larger entries than the equicorrelated one (knockoffs less
+    correlated with their originals)."""
+    from imlbench.explain.knockoffs import equicorrelated_s, knockoff_s
+
+    sigma = np.array([[1.0, 0.8, 0.0], [0.8, 1.0, 0.3], [0.0, 0.3, 2.0]])
+    s = knockoff_s(sigma, "sdp")
+    assert np.linalg.eigvalsh(2 * sigma - np.diag(s))[0] >= -1e-6
+    assert s.sum() > equicorrelated_s(sigma).sum()

@@ -6,13 +6,13 @@ import numpy as np
 import pytest
 from sklearn.tree import DecisionTreeRegressor
 
-from imlbench.explain.effects import partial_dependence
 from imlbench.explain.learner_level import (
     LearnerEstimate,
     learner_pd_pfi,
     nadeau_bengio_c,
     resample_splits,
 )
+from imlbench.truth.monte_carlo import learner_pd_truth
 
 GRID = np.array([0.1, 0.3, 0.5, 0.7, 0.9])
 
@@ -33,19 +33,15 @@ def test_corrected_intervals_cover_the_learner_pd_where_naive_ones_do_not():
     paper reports coverage 0.54 naive and 0.96 corrected for this cell).
 
     Truth: the expected PD over trees fitted on fresh 63-row training sets, each evaluated on
-    a fresh 63-row set, from 3,000 fits (its Monte Carlo SE, about 0.005, is small against
-    the intervals' half-widths of about 0.1-0.3). Coverage averages the 2 x 5 (feature, grid)
-    points of 400 repetitions; its SE (the SD of the per-repetition coverage over sqrt(400))
-    is about 0.015, so the thresholds 0.6 and 0.9 sit about 4 SEs from the expected values.
+    a fresh 63-row set, from 3,000 fits; its Monte Carlo SE (about 0.005, asserted below
+    0.01) is small against the intervals' half-widths of about 0.1-0.3. Coverage averages
+    the 2 x 5 (feature, grid) points of 400 repetitions; its SE (the SD of the per-repetition
+    coverage over sqrt(400)) is about 0.015, so the thresholds 0.6 and 0.9 sit about 4 SEs
+    from the expected values.
     """
     r = np.random.default_rng(1)
-    truth = []
-    for _ in range(3000):
-        X, y = _sample(63, r)
-        f = _fit(X, y)
-        Xe, _ = _sample(63, r)
-        truth.append([partial_dependence(f, Xe, j, GRID) for j in (0, 1)])
-    truth = np.mean(truth, axis=0)
+    truth, truth_se = learner_pd_truth(_fit, _sample, [0, 1], GRID, 63, 63, 3000, r)
+    assert truth_se.max() < 0.01
     covered = {"naive": [], "corrected": []}
     for _ in range(400):
         X, y = _sample(100, r)

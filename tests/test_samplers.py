@@ -33,8 +33,9 @@ def test_pfi_truths_equal_their_own_monte_carlo(scenario):
         assert abs(terms.mean() - truth[key]) <= Z * terms.std() / np.sqrt(n), key
 
 
-@pytest.mark.parametrize("name", ["gaussian", "knockoff", "exact"])
-def test_gaussian_family_samplers_draw_the_conditional_law(name):
+@pytest.mark.parametrize("name, params", [("gaussian", {}), ("knockoff", {}),
+                                          ("knockoff", {"construction": "sdp"}), ("exact", {})])
+def test_gaussian_family_samplers_draw_the_conditional_law(name, params):
     """Linear scenario: x1 | x_-1 ~ N(x2, 1). The residuals x~1 - x2 of the draws must have
     mean 0 and variance 1 within Monte Carlo error (sample and fitted-parameter error, each
     of n rows: SEs 1/sqrt(n) and sqrt(2/n) for mean and variance, times sqrt(2)). Marginal
@@ -43,7 +44,7 @@ def test_gaussian_family_samplers_draw_the_conditional_law(name):
     n = 5000
     train, test = d.sample_features(n, rng(4)), d.sample_features(n, rng(5))
     for sampler, should_pass in ((name, True), ("permutation", False)):
-        fs = fit_sampler(sampler, train, 0, rng(6), exact=d.sample_conditional)
+        fs = fit_sampler(sampler, train, 0, rng(6), params, exact=d.sample_conditional)
         resid = fs.draw(test, rng(7)) - test[:, 1]
         mean_ok = abs(resid.mean()) <= Z * np.sqrt(2 / n)
         var_ok = abs(resid.var() - 1) <= Z * np.sqrt(2) * np.sqrt(2 / n)

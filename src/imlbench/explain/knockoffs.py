@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-METHODS = ("equicorrelated",)
+METHODS = ("equicorrelated", "sdp", "mvr")
 
 SHRINKAGE = 0.01
 """Weight moved to the diagonal when an estimated covariance is singular."""
@@ -41,6 +41,21 @@ def equicorrelated_s(sigma: np.ndarray) -> np.ndarray:
     corr = sigma / np.outer(scale, scale)
     lam_min = np.linalg.eigvalsh(corr)[0]
     return min(1.0, 2.0 * lam_min) * var * _EQUI_MARGIN
+
+
+def knockoff_s(sigma: np.ndarray, method: str = "equicorrelated") -> np.ndarray:
+    """The diagonal s of S for ``method`` (see :func:`gaussian_knockoffs`)."""
+    if method == "equicorrelated":
+        return equicorrelated_s(sigma)
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {METHODS}, got {method!r}")
+    import warnings
+
+    from knockpy.smatrix import compute_smatrix
+
+    with warnings.catch_warnings():  # knockpy suggests an optional faster SDP solver
+        warnings.simplefilter("ignore")
+        return np.diag(compute_smatrix(sigma, method=method)).copy()
 
 
 def _estimate_sigma(X: np.ndarray) -> np.ndarray:
@@ -72,7 +87,10 @@ def gaussian_knockoffs(
     which keeps the variances and makes the correlation matrix's smallest eigenvalue at
     least 0.01. A supplied ``sigma`` is used as is and must be positive definite.
 
-    ``method`` chooses s; only "equicorrelated" (see ``equicorrelated_s``) is available.
+    ``method`` chooses s: "equicorrelated" (ours, see ``equicorrelated_s``), or the
+    semidefinite-program ("sdp") or minimum-reconstructability ("mvr") constructions of the
+    knockpy package (Spector & Janson 2022), which make each knockoff less correlated with its
+    original where features are unequally dependent.
     """
     if method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")
@@ -94,7 +112,7 @@ def gaussian_knockoffs(
         if np.linalg.eigvalsh(sigma)[0] <= 0.0:
             raise ValueError("sigma must be positive definite")
 
-    s = equicorrelated_s(sigma)
+    s = knockoff_s(sigma, method)
     sigma_inv_s = np.linalg.solve(sigma, np.diag(s))  # Sigma^{-1} S
     mean = X - (X - mu) @ sigma_inv_s
     cond_cov = 2.0 * np.diag(s) - np.diag(s) @ sigma_inv_s

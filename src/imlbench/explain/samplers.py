@@ -14,7 +14,8 @@ importance measures. Every sampler is fitted on training rows and then draws for
                   candidate splits, stopping at level ``alpha`` (after transformation trees,
                   which test the parameters of a normal transformation model);
 ``gaussian``      x_j | x_-j under a normal law with the training mean and covariance;
-``knockoff``      second-order Gaussian model-X knockoff of x_j (equicorrelated);
+``knockoff``      second-order Gaussian model-X knockoff of x_j (``construction``:
+                  equicorrelated, ours; sdp or mvr, through knockpy);
 ``impute_rf``     a random forest's prediction of x_j from x_-j plus a permuted residual
                   (``residuals: own``, of the rows being sampled, or ``train``: the
                   out-of-bag residuals of the training rows);
@@ -187,8 +188,10 @@ def fit_sampler(
         from imlbench.explain.knockoffs import gaussian_knockoffs
 
         mu, S = X_train.mean(axis=0), np.cov(X_train, rowvar=False)
+        construction = params.get("construction", "equicorrelated")
         return FittedSampler(
-            j, lambda X, r: gaussian_knockoffs(X, r, mu=mu, sigma=S)[:, j], _one_group
+            j, lambda X, r: gaussian_knockoffs(X, r, mu=mu, sigma=S, method=construction)[:, j],
+            _one_group,
         )
     if name == "impute_rf":
         from sklearn.ensemble import RandomForestRegressor

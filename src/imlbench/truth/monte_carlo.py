@@ -36,3 +36,28 @@ def model_pfi_truth(
         Xr[:, j] = dgp.sample_features(n, rng)[:, j]
     terms = (y - predict(Xr)) ** 2 - (y - predict(X)) ** 2
     return float(terms.mean()), float(terms.std(ddof=1) / np.sqrt(n))
+
+
+def learner_pd_truth(
+    fit: Callable[[np.ndarray, np.ndarray], Callable[[np.ndarray], np.ndarray]],
+    sample: Callable[[int, np.random.Generator], tuple[np.ndarray, np.ndarray]],
+    features: list[int],
+    grid: np.ndarray,
+    n_train: int,
+    n_eval: int,
+    n_fits: int,
+    rng: np.random.Generator,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The learner-PD E_F[PD(x)] (Molnar et al., Relating PD and PFI to the DGP, Sect. 8):
+    the mean over ``n_fits`` models, each fitted on a fresh training set of ``n_train`` rows
+    from ``sample`` and evaluated on a fresh set of ``n_eval`` rows; returns the mean, shape
+    (features, grid), and its Monte Carlo SE."""
+    from imlbench.explain.effects import partial_dependence
+
+    per_fit = []
+    for _ in range(n_fits):
+        predict = fit(*sample(n_train, rng))
+        X_eval, _ = sample(n_eval, rng)
+        per_fit.append([partial_dependence(predict, X_eval, j, grid) for j in features])
+    per_fit = np.asarray(per_fit)
+    return per_fit.mean(axis=0), per_fit.std(axis=0, ddof=1) / np.sqrt(n_fits)
