@@ -175,3 +175,36 @@ def test_bikeshare_uci_source(tmp_path):
 def test_bikeshare_bad_params(params, message):
     with pytest.raises(ValueError, match=message):
         BikeShare(**params)
+
+
+def test_uci_day_file_is_read_in_the_applications_units(tmp_path):
+    """A small local copy of the UCI day.csv layout (two days)."""
+    from imlbench.data.bikeshare import UCI_DAY_COLUMNS, load_uci_day
+
+    rows = [
+        [1, "2011-01-01", 1, 0, 1, 0, 6, 0, 2, 0.344167, 0.363625, 0.805833, 0.160446, 331,
+         654, 985],
+        [2, "2011-01-02", 1, 0, 1, 0, 0, 0, 1, 0.363478, 0.353739, 0.696087, 0.248539, 131,
+         670, 801],
+    ]
+    path = tmp_path / "day.csv"
+    pd.DataFrame(rows, columns=UCI_DAY_COLUMNS).to_csv(path, index=False)
+    df = load_uci_day(path)
+    assert df.columns.tolist() == ["season", "yr", "holiday", "weekday", "temp", "hum", "work",
+                                   "weather", "wind", "y"]
+    assert df["temp"].tolist() == [8.2, 9.1]  # round(47 t - 8, 1)
+    assert df["weather"].tolist() == [1, 0] and df["y"].tolist() == [985.0, 801.0]
+    np.testing.assert_allclose(df["hum"], [80.5833, 69.6087])
+    np.testing.assert_allclose(df["wind"], [67 * 0.160446, 67 * 0.248539])
+    pd.DataFrame(rows, columns=UCI_DAY_COLUMNS).drop(columns="cnt").to_csv(path, index=False)
+    with pytest.raises(ValueError, match="missing column"):
+        load_uci_day(path)
+
+
+def test_daily_rows_from_the_hourly_islp_data():
+    from imlbench.data.bikeshare import daily_from_islp, load_islp
+
+    daily = daily_from_islp()
+    assert len(daily) == 365 and (daily["yr"] == 0).all()
+    assert daily["y"].sum() == pytest.approx(np.exp(load_islp()["y"]).sum())
+    assert daily["temp"].between(-8, 39).all() and set(daily["weather"]) <= {0, 1}

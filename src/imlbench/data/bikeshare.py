@@ -10,6 +10,8 @@ count; the casual and registered counts sum to it and are never features.
 Two copies are read here: the 2011 subset (8645 hours) that the ISLP package ships as
 ``Bikeshare.csv``, with month and weather written as words, and the full UCI ``hour.csv``
 (17379 hours over 2011-2012), which :func:`download_uci_hour` fetches and verifies.
+The daily data of the conditional-subgroups application come from the UCI ``day.csv`` by path
+(:func:`load_uci_day`) or are built from ISLP's hours (:func:`daily_from_islp`).
 """
 
 from __future__ import annotations
@@ -153,3 +155,63 @@ def download_uci_hour(
     with atomic_path(target) as tmp:
         tmp.write_bytes(content)
     return target
+
+
+#: the daily features of the conditional-subgroups bike application (Molnar et al., Sect. 10)
+DAILY_FEATURES = ["season", "yr", "holiday", "weekday", "temp", "hum", "work", "weather", "wind"]
+UCI_DAY_COLUMNS = [
+    "instant", "dteday", "season", "yr", "mnth", "holiday", "weekday", "workingday",
+    "weathersit", "temp", "atemp", "hum", "windspeed", "casual", "registered", "cnt",
+]
+
+
+def daily_features(day: pd.DataFrame) -> pd.DataFrame:
+    """The 9 daily features and ``y = cnt`` from UCI ``day.csv`` columns, in the units of
+    the conditional-subgroups application: temperature in degrees C (round(47 temp - 8, 1)),
+    humidity in %, wind in km/h (67 windspeed), weather 0 (good: clear) or 1 (bad: mist, rain,
+    snow), ``work`` = workingday; season (1 winter .. 4 fall), yr, holiday and weekday stay
+    integer codes."""
+    df = pd.DataFrame({
+        "season": day["season"].astype("int64"),
+        "yr": day["yr"].astype("int64"),
+        "holiday": day["holiday"].astype("int64"),
+        "weekday": day["weekday"].astype("int64"),
+        "temp": np.round(day["temp"].to_numpy(dtype=float) * 47.0 - 8.0, 1),
+        "hum": 100.0 * day["hum"].to_numpy(dtype=float),
+        "work": day["workingday"].astype("int64"),
+        "weather": (day["weathersit"].astype("int64") >= 2).astype("int64"),
+        "wind": 67.0 * day["windspeed"].to_numpy(dtype=float),
+    })
+    df["y"] = day["cnt"].to_numpy(dtype=float)
+    return df
+
+
+def load_uci_day(path: str | os.PathLike[str]) -> pd.DataFrame:
+    """The UCI ``day.csv`` (731 days of 2011-2012) as :func:`daily_features`; raises
+    ``ValueError`` naming the file and the columns it lacks."""
+    raw = pd.read_csv(path)
+    _require_columns(raw, UCI_DAY_COLUMNS, path)
+    return daily_features(raw)
+
+
+def daily_from_islp() -> pd.DataFrame:
+    """Daily rows built from ISLP's hourly 2011 data (365 days) as :func:`daily_features`.
+
+    Per day: the calendar fields of its first hour, the mean of the hourly temperature,
+    humidity and wind, the most frequent hourly weather code (the worse one on ties) and the
+    total count. ``yr`` is 0 throughout (ISLP ships 2011 only).
+    """
+    path = files("ISLP") / "data" / "Bikeshare.csv"
+    with path.open("rb") as fh:
+        raw = pd.read_csv(fh)
+    _require_columns(raw, _ISLP_COLUMNS, path)
+    raw["weathersit"] = _encode(raw["weathersit"], _WEATHER, lambda s: s.strip().lower(), path)
+    grouped = raw.groupby("day", sort=True)
+    day = grouped[["season", "holiday", "weekday", "workingday"]].first()
+    day[["temp", "hum", "windspeed"]] = grouped[["temp", "hum", "windspeed"]].mean()
+    day["weathersit"] = grouped["weathersit"].agg(
+        lambda w: max(w.value_counts().loc[lambda c: c == c.max()].index)
+    )
+    day["cnt"] = grouped["bikers"].sum()
+    day["yr"] = 0
+    return daily_features(day.reset_index(drop=True))
