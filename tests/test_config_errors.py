@@ -24,7 +24,7 @@ REPO = Path(__file__).resolve().parents[1]
 VENV_BIN = REPO / ".venv" / "bin"
 STUDY = "extrapolation"
 
-REGISTERED_LEARNERS = "bagging, gbm, knn, lm, mlp, rf, svm, tree"
+REGISTERED_LEARNERS = "bagging, gbm, knn, lm, mlp, rf, svm, tree, truth"
 REGISTERED_DGPS = ("ale_book_ch6, ale_book_ch7, bikeshare, copula_linear, cspfi_simulation, "
                    "gaussian_noise_features, "
                    "stratpd_synthetic, stratpd_weight")
@@ -96,6 +96,14 @@ def _add_method(name, spec):
     return change
 
 
+def _add_truth_to_bike():
+    def change(doc):
+        doc["learners"]["oracle"] = {"learner": "truth"}
+        doc["scenarios"]["bike"]["learners"].append("oracle")
+
+    return change
+
+
 # name: (file edited, edit, expected key, expected fragments incl. the allowed values)
 CASES = {
     "unknown_top_level_key": (
@@ -148,6 +156,10 @@ CASES = {
     "group_with_unknown_feature": (
         "study", _set("methods", "pfi", "params", "groups", value={"pair": ["x1", "x12"]}),
         "key methods.pfi.params.groups", ["x12", "allowed: x1, x2, x3"],
+    ),
+    "truth_learner_on_real_data": (
+        "study", _add_truth_to_bike(), "key scenarios.bike.learners",
+        ["'oracle'", "'bikeshare'", "allowed: the study's other learners"],
     ),
     "unknown_sampler": (
         "study", _add_method("cs", {"method": "conditional_pfi", "params": {"sampler": "ctree"}}),

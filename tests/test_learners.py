@@ -48,3 +48,16 @@ def test_knn_brute_force_finds_the_tree_neighbours(data):
     tree = KNeighborsRegressor(n_neighbors=7, algorithm="kd_tree")
     tree.fit(ours[0].transform(X), y)
     np.testing.assert_allclose(ours.predict(Q), tree.predict(ours[0].transform(Q)), atol=1e-12)
+
+
+def test_truth_learner_predicts_with_the_bound_dgp():
+    from imlbench.dgp.effect_examples import AleBookCh6
+
+    d = AleBookCh6("additive")
+    X = d.sample_features(20, np.random.default_rng(0))
+    model = make_learner("truth", {}, random_state=0)
+    with pytest.raises(ValueError, match="cannot be refitted"):
+        model.fit(X, X[:, 0]).predict(X)
+    np.testing.assert_array_equal(model.bind(d).fit(X, X[:, 0]).predict(X), d.f(X))
+    with pytest.raises(ValueError, match="takes no parameters, got depth"):
+        make_learner("truth", {"depth": 1}, random_state=0)

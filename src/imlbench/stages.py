@@ -83,7 +83,10 @@ def run_fit(study: Study, scenario: str, chunk: str, base_seed: int, data: Path,
         for rep in sc.chunk_reps(chunk):
             X, y = split_xy(df[df["rep"] == rep], features, "train")
             seed = int_seed(rng_for(base_seed, study.name, scenario, learner, rep, "fit"))
-            models[rep] = fit_quietly(build(seed), X, y)
+            estimator = build(seed)
+            if hasattr(estimator, "bind"):  # the truth learner predicts with the DGP's f
+                estimator.bind(realized_dgp(study, sc, rep, base_seed))
+            models[rep] = fit_quietly(estimator, X, y)
         log.info("fitted %s on %s %s (%d reps)", learner, scenario, chunk, len(models))
         dump_object(models, out)
 

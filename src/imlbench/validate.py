@@ -95,6 +95,11 @@ def _check_scenarios(study: Study) -> None:
             if learner not in study.learners:
                 _fail(study, f"{key}.learners",
                       f"unknown learner {learner!r}; allowed: {', '.join(study.learners)}")
+            caps = LEARNERS.get(study.learners[learner]["learner"]).capabilities
+            if "oracle" in caps and not dgp.has_truth:
+                _fail(study, f"{key}.learners",
+                      f"learner {learner!r} predicts with the DGP's f, which DGP {sc.dgp!r} "
+                      f"does not know; allowed: the study's other learners")
         for m in sc.methods:
             if m not in study.methods:
                 _fail(study, f"{key}.methods",

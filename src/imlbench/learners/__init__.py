@@ -106,6 +106,15 @@ def _mlp(params: dict, random_state: int, threads: int) -> Any:
     return make_pipeline(StandardScaler(), net) if p["scale"] else net
 
 
+def _truth(params: dict, random_state: int, threads: int) -> Any:
+    """The DGP's own f (see :mod:`imlbench.learners.truth`); the fit stage binds the DGP."""
+    from imlbench.learners.truth import TrueFunction
+
+    if params:
+        raise ValueError(f"the truth learner takes no parameters, got {', '.join(params)}")
+    return TrueFunction()
+
+
 for _name, _build, _caps in [
     ("rf", _rf, {"oob", "trees"}),
     ("bagging", _bagging, {"oob", "trees"}),
@@ -115,6 +124,7 @@ for _name, _build, _caps in [
     ("lm", _lm, {"linear"}),
     ("tree", _tree, set()),
     ("mlp", _mlp, set()),
+    ("truth", _truth, {"oracle"}),
 ]:
     LEARNERS.register(_name)(LearnerSpec(_build, frozenset(_caps)))
 
