@@ -257,3 +257,16 @@ def test_feature_predictability_of_the_daily_bike_data():
              for f in ("work", "temp", "wind")}
     assert score["work"] > 0.95, score
     assert score["temp"] > 0.5 and score["wind"] < 0.3, score
+
+
+def test_registered_model_truth_of_the_true_model_is_the_closed_form():
+    from true_model import true_model_context
+
+    from imlbench.explain.methods import METHODS
+
+    d = ConditionalSubgroupsSimulation("nonlinear")
+    df = d.sample(100, rng(41))
+    ctx = true_model_context(d, df[d.feature_names].to_numpy(), df["y"].to_numpy())
+    out = METHODS.get("model_pfi_truth").run(ctx, {"features": ["x1"], "n_mc": 200_000}, rng(42))
+    assert abs(out["value"].iloc[0] - true_pfi_x1("nonlinear")["conditional"]) \
+        <= Z * out["se"].iloc[0]

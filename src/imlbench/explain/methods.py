@@ -556,6 +556,21 @@ def _learner_pd_pfi(ctx: ExplainContext, params: dict, rng: np.random.Generator)
     return pd.concat(frames, ignore_index=True)
 
 
+@method("model_pfi_truth", requires={"conditional"}, params={"features", "n_mc", "conditional"})
+def _model_pfi_truth(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
+    """The fitted model's own true PFI (conditional by default, else marginal) by Monte Carlo
+    on ``n_mc`` fresh rows from the DGP, with its SE: the per-model truth of setting II of the
+    conditional-subgroups simulation (:func:`imlbench.truth.monte_carlo.model_pfi_truth`)."""
+    from imlbench.truth.monte_carlo import model_pfi_truth
+
+    rows = []
+    for j in ctx.features(params):
+        value, se = model_pfi_truth(ctx.predict, ctx.dgp, j, int(params.get("n_mc", 100_000)),
+                                    rng, conditional=bool(params.get("conditional", True)))
+        rows.append({"feature": ctx.feature_names[j], "value": value, "se": se})
+    return pd.DataFrame(rows)
+
+
 SUBSTITUTES = ("permute", "conditional", "knockoff")
 
 
