@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from imlbench.explain.batching import DEFAULT_MAX_ROWS, Predict, predict_stacked
-from imlbench.explain.grids import interval_index, make_grid
+from imlbench.explain.grids import interval_index, make_grid, rows_within
 
 CENTERINGS = ("data", "integral", "none")
 
@@ -54,11 +54,11 @@ def ale_edges(x: np.ndarray, spec: Mapping[str, Any]) -> np.ndarray:
 
 
 def _inside(X: np.ndarray, j: int, edges: np.ndarray) -> np.ndarray:
-    """The rows whose x_j lies within [z_0, z_K]; given edges may leave some rows out."""
-    keep = (X[:, j] >= edges[0]) & (X[:, j] <= edges[-1])
-    if not keep.any():
+    """:func:`rows_within`, refusing edges that leave no row."""
+    inside = rows_within(X, j, edges)
+    if not len(inside):
         raise ValueError(f"no row has feature {j} within the ALE edges [{edges[0]}, {edges[-1]}]")
-    return X[keep]
+    return inside
 
 
 def _center(values: np.ndarray, edges: np.ndarray, counts: np.ndarray, centering: str) -> float:

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from imlbench.explain.batching import DEFAULT_MAX_ROWS, Predict, predict_rows, predict_stacked
-from imlbench.explain.grids import interval_index
+from imlbench.explain.grids import interval_index, rows_within
 
 
 def _as_grid(grid: np.ndarray, k: int) -> np.ndarray:
@@ -98,9 +98,9 @@ def marginal_plot(
     (empty intervals give NaN).
     """
     edges = np.asarray(edges, dtype=float)
-    keep = (X[:, j] >= edges[0]) & (X[:, j] <= edges[-1])
-    k = interval_index(X[keep, j], edges)
-    f = predict_rows(predict, X[keep], max_rows)
+    X = rows_within(X, j, edges)
+    k = interval_index(X[:, j], edges)
+    f = predict_rows(predict, X, max_rows)
     counts = np.bincount(k, minlength=len(edges) - 1)
     sums = np.bincount(k, weights=f, minlength=len(edges) - 1)
     means = np.divide(sums, counts, out=np.full(len(counts), np.nan), where=counts > 0)

@@ -34,6 +34,11 @@ def interval_index(x: np.ndarray, edges: np.ndarray) -> np.ndarray:
     return np.clip(np.searchsorted(edges, x, side="left") - 1, 0, len(edges) - 2)
 
 
+def rows_within(X: np.ndarray, j: int, edges: np.ndarray) -> np.ndarray:
+    """The rows of X whose x_j lies within [z_0, z_K] (given edges may leave some out)."""
+    return X[(X[:, j] >= edges[0]) & (X[:, j] <= edges[-1])]
+
+
 def _grid(x: np.ndarray, spec: Mapping[str, Any]) -> np.ndarray:
     kind = spec.get("kind", "equidistant")
     if kind == "equidistant":

@@ -14,15 +14,14 @@ and its threshold; PI within the two sides of that split is the conditional impo
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from imlbench.explain.batching import DEFAULT_MAX_ROWS, Predict, predict_rows
 from imlbench.explain.effects import ice
-
-Loss = Callable[[np.ndarray, np.ndarray], np.ndarray]
+from imlbench.explain.importance import Loss
 
 
 def individual_importance(

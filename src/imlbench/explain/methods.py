@@ -124,6 +124,11 @@ def method(
     return decorator
 
 
+def _draw_indices(n: int, k: int, rng: np.random.Generator) -> np.ndarray:
+    """min(k, n) distinct indices of range(n), in random order."""
+    return rng.choice(n, size=min(k, n), replace=False)
+
+
 def _named(ctx: ExplainContext, df: pd.DataFrame) -> pd.DataFrame:
     df["feature"] = [ctx.feature_names[j] for j in df["feature"]]
     return df
@@ -252,9 +257,7 @@ def _ice(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.Data
     if params.get("rows", "reference") == "reference":
         rows = ctx.dgp.reference_rows(int(params.get("n_rows", 11)), ctx.fixed_rng("ice_rows"))
     else:
-        take = rng.choice(len(ctx.X), size=min(int(params.get("n_rows", 20)), len(ctx.X)),
-                          replace=False)
-        rows = ctx.X[np.sort(take)]
+        rows = ctx.X[np.sort(_draw_indices(len(ctx.X), int(params.get("n_rows", 20)), rng))]
     curve = params.get("curve", "plain")
     if curve not in ICE_CURVES:
         raise ValueError(f"ice curve {curve!r} is not one of {', '.join(ICE_CURVES)}")
@@ -299,8 +302,7 @@ def _leaf_boxes(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> 
     S = ctx.features(params)
     bounds = [(float(ctx.X[:, j].min()), float(ctx.X[:, j].max())) for j in S]
     trees = ctx.model.estimators_
-    pick = rng.choice(len(trees), size=min(int(params.get("n_trees", 10)), len(trees)),
-                      replace=False)
+    pick = _draw_indices(len(trees), int(params.get("n_trees", 10)), rng)
     frames = []
     for t in pick:
         df = leaf_rectangles(trees[t], S, bounds)
@@ -394,10 +396,8 @@ def _shap(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.Dat
     format (one row per explained row and feature, with the feature's value: plotted, the
     SHAP dependence curve)."""
     X, _ = ctx.data(params)
-    rows = X[np.sort(rng.choice(len(X), size=min(int(params.get("n_rows", 100)), len(X)),
-                                replace=False))]
-    background = X[rng.choice(len(X), size=min(int(params.get("n_background", 100)), len(X)),
-                              replace=False)]
+    rows = X[np.sort(_draw_indices(len(X), int(params.get("n_rows", 100)), rng))]
+    background = X[_draw_indices(len(X), int(params.get("n_background", 100)), rng)]
     estimator = params.get("estimator", "exact")
     if estimator == "exact":
         phi = shapley_exact(ctx.predict, rows, background, max_rows=ctx.max_rows)
@@ -424,8 +424,7 @@ def _shap(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.Dat
 def _lime(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
     """LIME coefficients of ``n_rows`` rows drawn from the data (one row per row and feature)."""
     X, _ = ctx.data(params)
-    rows = X[np.sort(rng.choice(len(X), size=min(int(params.get("n_rows", 10)), len(X)),
-                                replace=False))]
+    rows = X[np.sort(_draw_indices(len(X), int(params.get("n_rows", 10)), rng))]
     coef = lime_coefficients(
         ctx.predict, X, rows, rng, categorical=_categorical(ctx, params),
         max_rows=ctx.max_rows,
@@ -501,9 +500,7 @@ def _ici(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.Data
     loss = loss_named(params.get("loss", "squared"))
     frames = []
     for j in ctx.features(params):
-        take = rng.choice(len(X), size=min(int(params.get("n_values", 100)), len(X)),
-                          replace=False)
-        values = X[np.sort(take), j]
+        values = X[np.sort(_draw_indices(len(X), int(params.get("n_values", 100)), rng)), j]
         mat = individual_importance(ctx.predict, X, y, j, values, loss, max_rows=ctx.max_rows)
         frames.append(_curves_frame(ctx.feature_names[j], values, mat))
     return pd.concat(frames, ignore_index=True)

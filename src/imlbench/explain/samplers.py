@@ -73,12 +73,16 @@ def _cart_tree(X_other: np.ndarray, xj: np.ndarray, params: Mapping[str, Any], s
     return tree.apply
 
 
-def _normal_lr(y: np.ndarray, left: np.ndarray) -> float:
-    """Log-likelihood ratio (x2) of two normals (mean and variance) against one."""
-    def nll(v: np.ndarray) -> float:
-        return len(v) * np.log(max(np.var(v), 1e-300))
+def _nll(v: np.ndarray) -> float:
+    """Twice the negative normal log-likelihood of v at its own mean and variance, up to a
+    constant per row."""
+    return len(v) * np.log(max(np.var(v), 1e-300))
 
-    return nll(y) - nll(y[left]) - nll(y[~left])
+
+def _normal_lr(y: np.ndarray, left: np.ndarray, nll_y: float) -> float:
+    """Log-likelihood ratio (x2) of two normals (mean and variance) against one; ``nll_y`` is
+    :func:`_nll` of the whole node, computed once per node."""
+    return nll_y - _nll(y[left]) - _nll(y[~left])
 
 
 def _distribution_tree(X_other: np.ndarray, xj: np.ndarray, params: Mapping[str, Any]):
@@ -95,6 +99,8 @@ def _distribution_tree(X_other: np.ndarray, xj: np.ndarray, params: Mapping[str,
         if depth >= max_depth or len(rows) < 2 * min_node:
             return
         best, tests = None, 0
+        y_node = xj[rows]
+        nll_node = _nll(y_node)
         for m in range(X_other.shape[1]):
             col = X_other[rows, m]
             cuts = np.unique(np.quantile(col, np.linspace(0, 1, n_cuts + 2)[1:-1]))
@@ -102,7 +108,7 @@ def _distribution_tree(X_other: np.ndarray, xj: np.ndarray, params: Mapping[str,
                 left = col <= c
                 if min_node <= left.sum() <= len(rows) - min_node:
                     tests += 1
-                    stat = _normal_lr(xj[rows], left)
+                    stat = _normal_lr(y_node, left, nll_node)
                     if best is None or stat > best[0]:
                         best = (stat, m, c)
         if best is None or min(1.0, tests * chi2.sf(best[0], df=2)) > alpha:
