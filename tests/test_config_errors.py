@@ -24,7 +24,7 @@ REPO = Path(__file__).resolve().parents[1]
 VENV_BIN = REPO / ".venv" / "bin"
 STUDY = "extrapolation"
 
-REGISTERED_LEARNERS = "bagging, gbm, knn, lm, mlp, rf, svm, tree, truth"
+REGISTERED_LEARNERS = "bagging, gbm, knn, lm, mlp, none, rf, svm, tree, truth"
 REGISTERED_DGPS = ("ale_book_ch6, ale_book_ch7, bikeshare, copula_linear, cspfi_simulation, "
                    "gaussian_noise_features, "
                    "stratpd_synthetic, stratpd_weight")

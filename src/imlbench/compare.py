@@ -11,8 +11,9 @@ from imlbench.io import read_many, read_parquet, write_parquet
 from imlbench.metrics.claims import Tables, evaluate
 from imlbench.metrics.ranks import add_ranks, mean_ranks
 
-#: method kinds the compare stage reads: ranked importances, model-level truths, tests.
-COMPARED_KINDS = ("importance", "theory", "test")
+#: method kinds the compare stage reads: ranked importances, model-level truths, tests, and
+#: per-repetition metrics (data and model fidelity).
+COMPARED_KINDS = ("importance", "theory", "test", "metric")
 
 
 def run_compare(study: Study, estimates: list[Path], truths: list[Path], out_ranks: Path,

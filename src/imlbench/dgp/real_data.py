@@ -1,5 +1,6 @@
 """Real data sets behind the DGP interface: rows are drawn from a file, not simulated.
 
+:class:`TableDGP` is the base of every real data set.
 ``bikeshare`` serves the hourly bike-sharing data of Fanaee-T & Gama (2013) with
 ``y = log`` of the hourly rental count (see :mod:`imlbench.data.bikeshare`). The
 regression function and the conditional laws are unknown, so only ``sample`` works.
@@ -16,34 +17,24 @@ from imlbench.dgp.base import DGP, DGPS
 BIKESHARE_SOURCES = ("islp", "uci")
 
 
-@DGPS.register("bikeshare")
-class BikeShare(DGP):
-    """The bike-sharing hours: ``source="islp"`` (2011, ships with ISLP) or ``"uci"``.
+class TableDGP(DGP):
+    """A real data set: ``load()`` returns every row (the features and ``y``) in file order.
 
-    ``source="uci"`` reads the UCI ``hour.csv`` at ``path`` (see
-    :func:`imlbench.data.bikeshare.download_uci_hour`). The file is read once per instance.
+    The regression function and the conditional laws are unknown, so only ``sample`` works.
+    The table is loaded once per instance.
     """
 
     has_truth = False
+    _data: pd.DataFrame | None = None
 
-    def __init__(self, source: str = "islp", path: str | None = None) -> None:
-        if source not in BIKESHARE_SOURCES:
-            raise ValueError(
-                f"bikeshare: source must be one of {', '.join(BIKESHARE_SOURCES)}, got {source!r}"
-            )
-        if source == "uci" and path is None:
-            raise ValueError("bikeshare: source='uci' needs path, the location of hour.csv")
-        if source == "islp" and path is not None:
-            raise ValueError("bikeshare: path is only read with source='uci'")
-        self.source = source
-        self.path = path
-        self._data: pd.DataFrame | None = None
+    def load(self) -> pd.DataFrame:
+        raise NotImplementedError
 
     @property
     def data(self) -> pd.DataFrame:
         """All rows in file order: the features and ``y``."""
         if self._data is None:
-            self._data = load_islp() if self.source == "islp" else load_uci_hour(self.path)
+            self._data = self.load()
         return self._data
 
     @property
@@ -60,3 +51,27 @@ class BikeShare(DGP):
             return data.copy()
         rows = np.sort(rng.choice(len(data), size=n, replace=False))
         return data.iloc[rows].reset_index(drop=True)
+
+
+@DGPS.register("bikeshare")
+class BikeShare(TableDGP):
+    """The bike-sharing hours: ``source="islp"`` (2011, ships with ISLP) or ``"uci"``.
+
+    ``source="uci"`` reads the UCI ``hour.csv`` at ``path`` (see
+    :func:`imlbench.data.bikeshare.download_uci_hour`).
+    """
+
+    def __init__(self, source: str = "islp", path: str | None = None) -> None:
+        if source not in BIKESHARE_SOURCES:
+            raise ValueError(
+                f"bikeshare: source must be one of {', '.join(BIKESHARE_SOURCES)}, got {source!r}"
+            )
+        if source == "uci" and path is None:
+            raise ValueError("bikeshare: source='uci' needs path, the location of hour.csv")
+        if source == "islp" and path is not None:
+            raise ValueError("bikeshare: path is only read with source='uci'")
+        self.source = source
+        self.path = path
+
+    def load(self) -> pd.DataFrame:
+        return load_islp() if self.source == "islp" else load_uci_hour(self.path)

@@ -553,7 +553,8 @@ def _learner_pd_pfi(ctx: ExplainContext, params: dict, rng: np.random.Generator)
     return pd.concat(frames, ignore_index=True)
 
 
-@method("model_pfi_truth", requires={"conditional"}, params={"features", "n_mc", "conditional"})
+@method("model_pfi_truth", requires={"conditional"}, params={"features", "n_mc", "conditional"},
+        kind="theory")
 def _model_pfi_truth(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
     """The fitted model's own true PFI (conditional by default, else marginal) by Monte Carlo
     on ``n_mc`` fresh rows from the DGP, with its SE: the per-model truth of setting II of the
@@ -631,3 +632,19 @@ def _linear_theory(ctx: ExplainContext, params: dict, rng: np.random.Generator) 
     beta = np.asarray(ctx.model.coef_, dtype=float)
     var = ctx.X.var(axis=0)
     return pd.DataFrame({"feature": ctx.feature_names, "value": 2.0 * beta**2 * var})
+
+
+def _load_method_modules() -> None:
+    """Import the study-specific method modules (``explain/methods_*.py``); each registers its
+    methods with :func:`method`."""
+    import importlib
+    import pkgutil
+
+    import imlbench.explain as pkg
+
+    for info in pkgutil.iter_modules(pkg.__path__):
+        if info.name.startswith("methods_"):
+            importlib.import_module(f"imlbench.explain.{info.name}")
+
+
+_load_method_modules()

@@ -115,6 +115,15 @@ def _truth(params: dict, random_state: int, threads: int) -> Any:
     return TrueFunction()
 
 
+def _none(params: dict, random_state: int, threads: int) -> Any:
+    """No model: the training mean. For methods that study the data alone (data fidelity)."""
+    from sklearn.dummy import DummyRegressor
+
+    if params:
+        raise ValueError(f"the none learner takes no parameters, got {', '.join(params)}")
+    return DummyRegressor(strategy="mean")
+
+
 for _name, _build, _caps in [
     ("rf", _rf, {"oob", "trees"}),
     ("bagging", _bagging, {"oob", "trees"}),
@@ -125,6 +134,7 @@ for _name, _build, _caps in [
     ("tree", _tree, set()),
     ("mlp", _mlp, set()),
     ("truth", _truth, {"oracle"}),
+    ("none", _none, set()),
 ]:
     LEARNERS.register(_name)(LearnerSpec(_build, frozenset(_caps)))
 

@@ -184,3 +184,19 @@ def evaluate(claims: list[dict], tables: Tables, scenarios: set[str]) -> pd.Data
     cols = ["claim", "figure", "text", "scenario", "learner", "method", "published",
             "reproduced", "tolerance", "verdict"]
     return pd.DataFrame(rows, columns=cols)
+
+
+def _load_claim_modules() -> None:
+    """Import the study-specific claim modules (``metrics/claims_*.py``); each registers its
+    kinds in :data:`CLAIMS`."""
+    import importlib
+    import pkgutil
+
+    import imlbench.metrics as pkg
+
+    for info in pkgutil.iter_modules(pkg.__path__):
+        if info.name.startswith("claims_"):
+            importlib.import_module(f"imlbench.metrics.{info.name}")
+
+
+_load_claim_modules()

@@ -1,0 +1,1 @@
+"""Figures of Molnar, Koenig, Bischl & Casalicchio, the conditional-subgroups paper."""
