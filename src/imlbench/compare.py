@@ -24,12 +24,13 @@ def run_compare(study: Study, estimates: list[Path], truths: list[Path], out_ran
         if kind in COMPARED_KINDS:
             (importance if kind == "importance" else other).append(path)
     ranked = add_ranks(read_many(importance)) if importance else pd.DataFrame()
-    truth = {}
+    truth, by_estimand = {}, {}
     for path in truths:
+        t = read_parquet(path)
+        by_estimand[(t["scenario"].iloc[0], Path(path).stem)] = t
         if Path(path).stem == "importance":
-            t = read_parquet(path)
             truth[t["scenario"].iloc[0]] = t
-    tables = Tables(ranked=ranked, truth=truth, other=read_many(other))
+    tables = Tables(ranked=ranked, truth=truth, other=read_many(other), truths=by_estimand)
     seed = [base_seed, study.name, "compare"]
     write_parquet(ranked, out_ranks, config_hash=study.hash(), seed=seed)
     write_parquet(mean_ranks(ranked) if len(ranked) else ranked, out_mean_ranks,

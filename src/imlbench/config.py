@@ -83,6 +83,8 @@ class Scenario:
     learners: tuple[str, ...]
     methods: tuple[str, ...]
     swept: dict = field(default_factory=dict)
+    #: share of the drawn rows held out as test rows (then ``n`` counts all drawn rows).
+    test_fraction: float = 0.0
 
     @property
     def chunks(self) -> list[str]:
@@ -171,6 +173,7 @@ def expand_scenarios(family: str, spec: dict, profile: str) -> list[Scenario]:
             n_test=int(for_profile(spec.get("n_test", 0), profile)),
             reps=reps, chunk_size=max(1, min(reps, chunk)),
             learners=tuple(spec["learners"]), methods=tuple(spec["methods"]), swept=swept,
+            test_fraction=float(spec.get("test_fraction", 0.0)),
         ))
     return out
 

@@ -34,11 +34,15 @@ def simulate(study: Study, sc: Scenario, rep: int, base_seed: int) -> pd.DataFra
     """One repetition's data: features, ``y`` and a ``split`` column (train/test)."""
     dgp = realized_dgp(study, sc, rep, base_seed)
     rng = rng_for(base_seed, study.name, sc.name, rep, "data")
-    n_total = None if sc.n is None else sc.n + sc.n_test
-    df = dgp.sample(n_total, rng)
+    if sc.test_fraction:
+        df = dgp.sample(sc.n, rng)
+        n_test = int(round(sc.test_fraction * len(df)))
+    else:
+        df = dgp.sample(None if sc.n is None else sc.n + sc.n_test, rng)
+        n_test = sc.n_test
     split = np.full(len(df), "train", dtype=object)
-    if sc.n_test:
-        split[rng.permutation(len(df))[: sc.n_test]] = "test"
+    if n_test:
+        split[rng.permutation(len(df))[:n_test]] = "test"
     df.insert(0, "split", split)
     df.insert(0, "rep", rep)
     return df
@@ -100,6 +104,8 @@ def run_explain(study: Study, scenario: str, chunk: str, base_seed: int, data: P
     sc = study.scenarios[scenario]
     df = read_parquet(data)
     features = feature_columns(df)
+    # fitted samplers depend on the repetition's training rows only: shared by the learners
+    samplers: dict[int, dict] = {rep: {} for rep in sc.chunk_reps(chunk)}
     for learner, model_path in models.items():
         fitted = load_object(model_path)
         build = learner_factory(study, learner, threads)
@@ -121,6 +127,9 @@ def run_explain(study: Study, scenario: str, chunk: str, base_seed: int, data: P
                     model=fitted[rep], X=X, y=y, feature_names=features, dgp=dgp, fit=fit,
                     fixed_rng=lambda label: rng_for(base_seed, study.name, label),
                     X_test=X_test, y_test=y_test, max_rows=max_rows,
+                    sampler_rng=lambda key, _rep=rep: rng_for(
+                        base_seed, study.name, scenario, _rep, "sampler", key),
+                    samplers=samplers[rep],
                 )
                 rng = rng_for(base_seed, study.name, scenario, learner, m, rep, "explain")
                 res = METHODS.get(spec["method"]).run(ctx, spec.get("params", {}), rng)

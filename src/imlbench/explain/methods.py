@@ -70,6 +70,11 @@ class ExplainContext:
     X_test: np.ndarray | None = None
     y_test: np.ndarray | None = None
     max_rows: int = DEFAULT_MAX_ROWS
+    #: random stream of a sampler fit, by the sampler's key: the same for every learner of the
+    #: repetition, so that a fitted sampler is shared through ``samplers``.
+    sampler_rng: Callable[[str], np.random.Generator] | None = None
+    #: fitted samplers of this repetition by key, shared by the learners (a cache).
+    samplers: dict = field(default_factory=dict)
 
     def predict(self, X: np.ndarray) -> np.ndarray:
         return self.model.predict(X)
@@ -442,11 +447,22 @@ def _lime(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.Dat
 
 def _fitted_sampler(ctx: ExplainContext, params: dict, j: int, rng: np.random.Generator):
     """The study's sampler for feature j, fitted on the training rows (``sampler``,
-    ``sampler_params``); ``exact`` uses the DGP's conditional law."""
-    exact = ctx.dgp.sample_conditional if params.get("sampler") == "exact" else None
-    return fit_sampler(params.get("sampler", "subgroups"), ctx.X, j, rng,
-                       params.get("sampler_params", {}), exact=exact,
-                       categorical=j in _categorical(ctx, params))
+    ``sampler_params``); ``exact`` uses the DGP's conditional law.
+
+    It depends on the training rows and the sampler's settings only, so it is fitted once per
+    repetition (with a stream of its own when the context has one) and shared by the learners.
+    """
+    from imlbench.config import config_hash
+
+    name = params.get("sampler", "subgroups")
+    categorical = j in _categorical(ctx, params)
+    key = config_hash([name, params.get("sampler_params", {}), j, categorical])
+    if key not in ctx.samplers:
+        exact = ctx.dgp.sample_conditional if name == "exact" else None
+        fit_rng = rng if ctx.sampler_rng is None else ctx.sampler_rng(key)
+        ctx.samplers[key] = fit_sampler(name, ctx.X, j, fit_rng, params.get("sampler_params", {}),
+                                        exact=exact, categorical=categorical)
+    return ctx.samplers[key]
 
 
 def _sampler_pfi(ctx: ExplainContext, params: dict, rng: np.random.Generator,

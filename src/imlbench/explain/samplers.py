@@ -18,7 +18,8 @@ importance measures. Every sampler is fitted on training rows and then draws for
                   equicorrelated, ours; sdp or mvr, through knockpy);
 ``impute_rf``     a random forest's prediction of x_j from x_-j plus a permuted residual
                   (``residuals: own``, of the rows being sampled, or ``train``: the
-                  out-of-bag residuals of the training rows);
+                  out-of-bag residuals of the training rows; ``n_estimators``,
+                  ``min_samples_leaf``, ``max_features`` of the forest);
 ``exact``         the DGP's own conditional sampler (the truth's).
 """
 
@@ -38,11 +39,13 @@ NUMERIC_ONLY = ("gaussian", "knockoff", "impute_rf")
 @dataclass
 class FittedSampler:
     """A sampler fitted for feature j: ``draw(X, rng)`` gives new values of column j of X;
-    ``groups(X)`` the subgroup of each row (one group for samplers without subgroups)."""
+    ``groups(X)`` the subgroup of each row (one group for samplers without subgroups);
+    ``groups(X, depth)`` of a subgroup tree: the subgroups of the tree cut back to ``depth``
+    (the tree grown to that depth, since every split depends on its own node's rows only)."""
 
     j: int
     draw: Callable[[np.ndarray, np.random.Generator], np.ndarray]
-    groups: Callable[[np.ndarray], np.ndarray]
+    groups: Callable[..., np.ndarray]
 
 
 def permute_within(x: np.ndarray, groups: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -55,8 +58,18 @@ def permute_within(x: np.ndarray, groups: np.ndarray, rng: np.random.Generator) 
     return out
 
 
-def _one_group(X: np.ndarray) -> np.ndarray:
+def _one_group(X: np.ndarray, depth: int | None = None) -> np.ndarray:
     return np.zeros(len(X), dtype=int)
+
+
+def _node_depths(children_left: np.ndarray, children_right: np.ndarray) -> np.ndarray:
+    """Depth of every node of an sklearn tree (the root has depth 0)."""
+    depth = np.zeros(len(children_left), dtype=int)
+    for node in range(len(children_left)):  # children are numbered after their parent
+        for child in (children_left[node], children_right[node]):
+            if child != -1:
+                depth[child] = depth[node] + 1
+    return depth
 
 
 def _cart_tree(X_other: np.ndarray, xj: np.ndarray, params: Mapping[str, Any], seed: int):
@@ -70,7 +83,19 @@ def _cart_tree(X_other: np.ndarray, xj: np.ndarray, params: Mapping[str, Any], s
         min_impurity_decrease=float(params.get("cp", 0.01)) * float(np.var(xj)),
         random_state=seed,
     ).fit(X_other, xj)
-    return tree.apply
+    t = tree.tree_
+    node_depth = _node_depths(t.children_left, t.children_right)
+
+    def apply(X_new: np.ndarray, depth: int | None = None) -> np.ndarray:
+        if depth is None:
+            return tree.apply(X_new)
+        # a row's node at ``depth``: the deepest node of its path no deeper than that, which
+        # is the path's largest node id (ids grow along every path)
+        keep = (node_depth <= depth) * (np.arange(t.node_count) + 1)
+        path = tree.decision_path(X_new).multiply(keep[None, :])
+        return np.asarray(path.max(axis=1).todense()).ravel().astype(np.int64) - 1
+
+    return apply
 
 
 def _nll(v: np.ndarray) -> float:
@@ -83,6 +108,47 @@ def _normal_lr(y: np.ndarray, left: np.ndarray, nll_y: float) -> float:
     """Log-likelihood ratio (x2) of two normals (mean and variance) against one; ``nll_y`` is
     :func:`_nll` of the whole node, computed once per node."""
     return nll_y - _nll(y[left]) - _nll(y[~left])
+
+
+def _best_normal_split(
+    C: np.ndarray, y: np.ndarray, min_node: int, n_cuts: int
+) -> tuple[float, int, float, int] | None:
+    """The cut of a node that most raises the normal likelihood of ``y`` (mean and variance
+    on both sides against one normal): (likelihood-ratio statistic, column, threshold, number
+    of cuts tested), or None when no cut leaves ``min_node`` rows on both sides.
+
+    Candidate cuts are the ``n_cuts`` inner quantiles of each column; a row goes left when its
+    value is at most the cut. Variances come from cumulative sums over each sorted column
+    (with ``y`` centred), so every cut of a column costs O(1) after one sort. Ties go to the
+    first column and the lowest cut.
+    """
+    n, q = C.shape
+    yc = y - y.mean()
+    order = np.argsort(C, axis=0, kind="stable")
+    sorted_c = np.take_along_axis(C, order, axis=0)
+    s1, s2 = np.cumsum(yc[order], axis=0), np.cumsum(yc[order] ** 2, axis=0)
+    quantiles = np.quantile(C, np.linspace(0, 1, n_cuts + 2)[1:-1], axis=0)
+    tiny = 1e-300
+    nll_node = n * np.log(max(float(np.var(y)), tiny))
+    best, tests = None, 0
+    for m in range(q):
+        cuts = np.unique(quantiles[:, m])
+        n_left = np.searchsorted(sorted_c[:, m], cuts, side="right")
+        ok = (n_left >= min_node) & (n_left <= n - min_node)
+        tests += int(ok.sum())
+        if not ok.any():
+            continue
+        cuts, n_left = cuts[ok], n_left[ok]
+        n_right = n - n_left
+        l1, l2 = s1[n_left - 1, m], s2[n_left - 1, m]
+        r1, r2 = s1[-1, m] - l1, s2[-1, m] - l2
+        var_l = np.maximum(l2 / n_left - (l1 / n_left) ** 2, tiny)
+        var_r = np.maximum(r2 / n_right - (r1 / n_right) ** 2, tiny)
+        stat = nll_node - n_left * np.log(var_l) - n_right * np.log(var_r)
+        k = int(np.argmax(stat))
+        if best is None or stat[k] > best[0]:
+            best = (float(stat[k]), m, float(cuts[k]))
+    return None if best is None else (*best, tests)
 
 
 def _distribution_tree(X_other: np.ndarray, xj: np.ndarray, params: Mapping[str, Any]):
@@ -98,22 +164,10 @@ def _distribution_tree(X_other: np.ndarray, xj: np.ndarray, params: Mapping[str,
     def grow(rows: np.ndarray, node: int, depth: int) -> None:
         if depth >= max_depth or len(rows) < 2 * min_node:
             return
-        best, tests = None, 0
-        y_node = xj[rows]
-        nll_node = _nll(y_node)
-        for m in range(X_other.shape[1]):
-            col = X_other[rows, m]
-            cuts = np.unique(np.quantile(col, np.linspace(0, 1, n_cuts + 2)[1:-1]))
-            for c in cuts:
-                left = col <= c
-                if min_node <= left.sum() <= len(rows) - min_node:
-                    tests += 1
-                    stat = _normal_lr(y_node, left, nll_node)
-                    if best is None or stat > best[0]:
-                        best = (stat, m, c)
-        if best is None or min(1.0, tests * chi2.sf(best[0], df=2)) > alpha:
+        best = _best_normal_split(X_other[rows], xj[rows], min_node, n_cuts)
+        if best is None or min(1.0, best[3] * chi2.sf(best[0], df=2)) > alpha:
             return
-        _, m, c = best
+        _, m, c, _ = best
         left_id, right_id = 2 * node + 1, 2 * node + 2
         splits.append((m, c, node, left_id))
         go_left = X_other[rows, m] <= c
@@ -123,7 +177,7 @@ def _distribution_tree(X_other: np.ndarray, xj: np.ndarray, params: Mapping[str,
     grow(np.arange(len(xj)), 0, 0)
     rule = {node: (m, c, left) for m, c, node, left in splits}
 
-    def apply(X_new: np.ndarray) -> np.ndarray:
+    def apply(X_new: np.ndarray, depth: int | None = None) -> np.ndarray:
         leaf = np.zeros(len(X_new), dtype=np.int64)
         active = np.ones(len(X_new), dtype=bool)
         while active.any():
@@ -132,7 +186,12 @@ def _distribution_tree(X_other: np.ndarray, xj: np.ndarray, params: Mapping[str,
                 m, c, left = rule[node]
                 at = leaf == node
                 leaf[at] = np.where(X_new[at, m] <= c, left, left + 1)
-        return leaf
+        if depth is None:
+            return leaf
+        # nodes are numbered as a heap (children 2k + 1, 2k + 2): the ancestor at ``depth``
+        # of node k at depth d_k is ((k + 1) >> (d_k - depth)) - 1
+        node_depth = np.floor(np.log2(leaf + 1)).astype(np.int64)
+        return ((leaf + 1) >> np.maximum(node_depth - depth, 0)) - 1
 
     return apply
 
@@ -176,8 +235,8 @@ def fit_sampler(
         else:
             raise ValueError(f"subgroup tree {tree!r} is not one of {', '.join(TREES)}")
 
-        def groups(X: np.ndarray) -> np.ndarray:
-            return apply(X[:, others])
+        def groups(X: np.ndarray, depth: int | None = None) -> np.ndarray:
+            return apply(X[:, others], depth)
 
         return FittedSampler(j, lambda X, r: permute_within(X[:, j], groups(X), r), groups)
     if name == "gaussian":
@@ -194,9 +253,13 @@ def fit_sampler(
         from imlbench.explain.knockoffs import gaussian_knockoffs
 
         mu, S = X_train.mean(axis=0), np.cov(X_train, rowvar=False)
+        from imlbench.explain.knockoffs import knockoff_s
+
         construction = params.get("construction", "equicorrelated")
+        s = knockoff_s(S, construction)
         return FittedSampler(
-            j, lambda X, r: gaussian_knockoffs(X, r, mu=mu, sigma=S, method=construction)[:, j],
+            j, lambda X, r: gaussian_knockoffs(X, r, mu=mu, sigma=S, method=construction,
+                                               s=s)[:, j],
             _one_group,
         )
     if name == "impute_rf":
@@ -205,6 +268,7 @@ def fit_sampler(
         forest = RandomForestRegressor(
             n_estimators=int(params.get("n_estimators", 100)),
             min_samples_leaf=int(params.get("min_samples_leaf", 5)),
+            max_features=params.get("max_features", 1.0),
             oob_score=True, random_state=int(rng.integers(2**31 - 1)), n_jobs=1,
         ).fit(X_train[:, others], X_train[:, j])
         residuals = params.get("residuals", "own")

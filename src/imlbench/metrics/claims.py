@@ -9,7 +9,7 @@ standard errors over the repetitions, multiplied by the ``z`` the claim states
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -23,7 +23,9 @@ class Tables:
 
     ranked: pd.DataFrame  # importance estimates with ranks
     truth: dict[str, pd.DataFrame]  # scenario -> importance truth
-    other: pd.DataFrame  # non-importance estimates (tests, model-level truths)
+    other: pd.DataFrame  # non-importance estimates (tests, model-level truths, metrics)
+    #: every truth table by (scenario, estimand), e.g. ("n300_scenariolinear_p10", "pfi_x1")
+    truths: dict[tuple[str, str], pd.DataFrame] = field(default_factory=dict)
 
 
 Claim = Callable[[dict, Tables], list[dict]]

@@ -1,0 +1,60 @@
+"""Setting II of Molnar et al. (conditional subgroups) for learners beyond the paper.
+
+The MSE of each method's conditional PFI of x1 against the model's own true conditional PFI
+(the cell's mean of per-model Monte Carlo truths), per learner (colour) on a log scale, per
+dependence scenario (rows) and (n, p) (columns); the forest of Fig. 14 is drawn for reference.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from imlbench.figures import FIGURES
+from imlbench.figures import style as st
+from imlbench.figures.conditional_subgroups.simulation import (
+    METHODS,
+    cell_truths,
+    cells,
+    grid,
+    panel_title,
+)
+
+
+@FIGURES.register("conditional_subgroups.fig14_beyond")
+def draw(inputs: dict[str, list[Path]], spec: dict, out_png: Path, out_pdf: Path) -> None:
+    from matplotlib.lines import Line2D
+
+    methods = [m for m in METHODS if any(p.parent.name == m for p in inputs["estimates"])]
+    table = cells(st.estimates(inputs, *methods))
+    table = table[(table["learner"] != "truth") & (table["feature"] == "x1")]
+    truths = cell_truths(inputs, table)
+    table["error2"] = [
+        (v - truths.get((sc, lrn))) ** 2
+        for v, sc, lrn in zip(table["value"], table["scenario"], table["learner"], strict=True)
+    ]
+    mse = table.groupby(["dependence", "n", "p", "learner", "method"])["error2"].mean()
+    learners = st.learner_order(table["learner"])
+    rows, cols = grid(table)
+    fig, style = st.new_figure(spec, rows=len(rows), width=3.0 * len(cols), panel_height=2.4)
+    axes = fig.subplots(len(rows), len(cols), squeeze=False, sharex=True)
+    for i, dep in enumerate(rows):
+        for k, (n, p) in enumerate(cols):
+            ax = axes[i, k]
+            for lrn_i, learner in enumerate(learners):
+                xs, ys = [], []
+                for x, m in enumerate(methods):
+                    key = (dep, n, p, learner, m)
+                    if key in mse.index:
+                        xs.append(x + st.dodge(lrn_i, len(learners), 0.5))
+                        ys.append(mse[key])
+                ax.plot(xs, ys, linestyle="none", marker="o", markersize=4,
+                        color=st.look(learner).colour)
+            ax.set_yscale("log")
+            ax.set_xticks(range(len(methods)), [METHODS[m][0] for m in methods])
+            panel_title(ax, dep, n, p, i == 0, k == 0)
+            if k == 0:
+                ax.set_ylabel(ax.get_ylabel().replace("PFI of x1", "MSE (log)"))
+    handles = [Line2D([], [], linestyle="none", marker="o", color=st.look(lrn).colour,
+                      label=st.look(lrn).label) for lrn in learners]
+    st.legend_below(fig, handles, ncols=len(handles))
+    st.save(fig, style, out_png, out_pdf)

@@ -1,0 +1,61 @@
+"""Fig. 8 of Molnar et al. (conditional subgroups): cs-PFI of x1 against the number of subgroups.
+
+Sect. 7: for trees cut at depth 1 to 10 (CART and the distribution tree), the median and the
+5%-95% band over repetitions of the cs-PFI of x1 of the true model, against the median number
+of subgroups at that depth, per dependence scenario (rows) and (n, p) (columns); the line is
+the closed-form conditional PFI.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from imlbench.figures import FIGURES
+from imlbench.figures import style as st
+from imlbench.figures.conditional_subgroups.simulation import cells, grid, panel_title
+
+TREES = {"depth_cart": ("CART", "#1b9e77"), "depth_trtr": ("distribution tree", "#66a61e")}
+
+
+@FIGURES.register("conditional_subgroups.fig8")
+def draw(inputs: dict[str, list[Path]], spec: dict, out_png: Path, out_pdf: Path) -> None:
+    from matplotlib.lines import Line2D
+
+    table = cells(st.estimates(inputs, *TREES))
+    table = table[table["feature"] == "x1"]
+    closed = st.truth(inputs, "pfi_x1")
+    closed = closed[closed["estimand"] == "conditional"].set_index("scenario")["value"]
+    summary = table.groupby(["dependence", "n", "p", "method", "depth"]).agg(
+        groups=("n_groups", "median"),
+        median=("value", "median"),
+        lo=("value", lambda v: v.quantile(0.05)),
+        hi=("value", lambda v: v.quantile(0.95)),
+        scenario=("scenario", "first"),
+    ).reset_index()
+    rows, cols = grid(table)
+    fig, style = st.new_figure(spec, rows=len(rows), width=3.0 * len(cols), panel_height=2.4)
+    axes = fig.subplots(len(rows), len(cols), squeeze=False)
+    for i, dep in enumerate(rows):
+        for k, (n, p) in enumerate(cols):
+            ax = axes[i, k]
+            cell = summary[(summary["dependence"] == dep) & (summary["n"] == n)
+                           & (summary["p"] == p)]
+            if cell.empty:
+                ax.set_visible(False)
+                continue
+            for m, (_, colour) in TREES.items():
+                c = cell[cell["method"] == m].sort_values("depth")
+                ax.fill_between(c["groups"], c["lo"], c["hi"], color=colour, alpha=0.2,
+                                linewidth=0)
+                ax.plot(c["groups"], c["median"], color=colour, marker=".", linewidth=1)
+            ax.axhline(closed[cell["scenario"].iloc[0]], **{**st.THEORY, "color": st.TRUTH})
+            ax.set_xscale("log", base=2)
+            panel_title(ax, dep, n, p, i == 0, k == 0)
+            if i == len(rows) - 1:
+                ax.set_xlabel("number of subgroups")
+    handles = [Line2D([], [], color=c, marker=".", label=f"{lbl}: median, 5%-95% band")
+               for lbl, c in TREES.values()]
+    handles.append(Line2D([], [], **{**st.THEORY, "color": st.TRUTH},
+                          label="true conditional PFI"))
+    st.legend_below(fig, handles, ncols=len(handles))
+    st.save(fig, style, out_png, out_pdf)

@@ -1,0 +1,103 @@
+"""Shared reading and panels of the simulation figures (Figs. 7, 8 and 14 of Molnar et al.,
+conditional subgroups): one panel per (dependence scenario, n and p) cell."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from imlbench.figures import style as st
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from matplotlib.axes import Axes
+
+SCENARIOS = ("independent", "linear", "multilinear", "nonlinear")
+SCENARIO_LABELS = {"independent": "independent", "linear": "linear",
+                   "multilinear": "multi. lin.", "nonlinear": "non-linear"}
+METHODS = {  # method instance: (label, colour)
+    "cs_cart": ("cart", "#1b9e77"),
+    "cs_trtr": ("trtr", "#66a61e"),
+    "cvirf": ("cvirf", "#7570b3"),
+    "impute": ("imp", "#d95f02"),
+    "ko": ("ko", "#e7298a"),
+    "mpfi": ("mPFI", "#666666"),
+}
+TRUTH_METHOD = "truth_pfi"
+
+
+def cells(table: pd.DataFrame) -> pd.DataFrame:
+    """``table`` with the cell's ``dependence``, ``n`` (all rows) and ``p`` columns."""
+    out = table.copy()
+    out["dependence"] = out["p_scenario"]
+    out["n"] = out["scenario"].str.extract(r"^n(\d+)_", expand=False).astype(int)
+    out["p"] = out["p_p"].astype(int)
+    return out
+
+
+def grid(table: pd.DataFrame) -> tuple[list[str], list[tuple[int, int]]]:
+    """Row (dependence) and column ((n, p)) keys present in ``table``."""
+    rows = [s for s in SCENARIOS if s in set(table["dependence"])]
+    cols = sorted({(int(n), int(p)) for n, p in zip(table["n"], table["p"], strict=True)})
+    return rows, cols
+
+
+def cell_truths(inputs: st.Inputs, table: pd.DataFrame) -> pd.Series:
+    """The conditional PFI of x1 per (scenario, learner): the closed form for the true model,
+    else the mean over repetitions of the per-model Monte Carlo truths."""
+    import pandas as pd
+
+    out: dict[tuple[str, str], float] = {}
+    if (table["learner"] == "truth").any():
+        closed = st.truth(inputs, "pfi_x1")
+        closed = closed[closed["estimand"] == "conditional"]
+        out.update({(sc, "truth"): v for sc, v in zip(closed["scenario"], closed["value"],
+                                                       strict=True)})
+    if (table["learner"] != "truth").any():
+        mc = st.estimates(inputs, TRUTH_METHOD)
+        out.update(mc[mc["feature"] == "x1"].groupby(["scenario", "learner"])["value"].mean())
+    return pd.Series(out, dtype=float)
+
+
+def panel_title(ax: Axes, dependence: str, n: int, p: int, first_row: bool,
+                first_col: bool) -> None:
+    if first_row:
+        ax.set_title(f"n = {n}, p = {p}")
+    if first_col:
+        ax.set_ylabel(f"{SCENARIO_LABELS[dependence]}\nPFI of x1")
+
+
+def violin_figure(inputs: st.Inputs, spec: dict, out_png, out_pdf, learner: str) -> None:
+    """Violins of the estimates of every method per cell, the cell's truth and each method's
+    MSE (Figs. 7 and 14)."""
+    import numpy as np
+
+    methods = [m for m in METHODS if any(p.parent.name == m for p in inputs["estimates"])]
+    table = cells(st.estimates(inputs, *methods))
+    table = table[(table["learner"] == learner) & (table["feature"] == "x1")]
+    truths = cell_truths(inputs, table)
+    rows, cols = grid(table)
+    fig, style = st.new_figure(spec, rows=len(rows), width=3.0 * len(cols), panel_height=2.4)
+    axes = fig.subplots(len(rows), len(cols), squeeze=False)
+    for i, dep in enumerate(rows):
+        for k, (n, p) in enumerate(cols):
+            ax = axes[i, k]
+            cell = table[(table["dependence"] == dep) & (table["n"] == n) & (table["p"] == p)]
+            present = [m for m in methods if m in set(cell["method"])]
+            if cell.empty:
+                ax.set_visible(False)
+                continue
+            sc = cell["scenario"].iloc[0]
+            truth = truths.get((sc, learner), np.nan)
+            data = [cell.loc[cell["method"] == m, "value"].to_numpy() for m in present]
+            parts = ax.violinplot(data, showmedians=True, widths=0.8)
+            for body, m in zip(parts["bodies"], present, strict=True):
+                body.set_facecolor(METHODS[m][1])
+                body.set_alpha(0.6)
+            ax.axhline(truth, **{**st.THEORY, "color": st.TRUTH})
+            top = max(float(np.max(d)) for d in data)
+            for x, d in enumerate(data, start=1):
+                ax.text(x, top, f"{np.mean((d - truth) ** 2):.3g}", ha="center", va="bottom",
+                        fontsize=style["font_size"] - 2)
+            ax.set_xticks(range(1, len(present) + 1), [METHODS[m][0] for m in present])
+            panel_title(ax, dep, n, p, i == 0, k == 0)
+    st.save(fig, style, out_png, out_pdf)
