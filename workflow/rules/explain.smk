@@ -35,6 +35,8 @@ for _study in STUDIES.values():
             threads: 1
             log:
                 f"results/{_study.name}/logs/explain/{_sc.name}/{{chunk}}.log",
+            benchmark:
+                f"results/{_study.name}/benchmarks/explain/{_sc.name}/{{chunk}}.tsv"
             shell:
                 "{CLI} --threads {threads} explain --study {params.study} "
                 "--scenario {params.scenario} --chunk {wildcards.chunk} --data {input.data} "

@@ -22,6 +22,8 @@ for _study in STUDIES.values():
             threads: 1
             log:
                 f"results/{_study.name}/logs/fit/{_sc.name}/{{chunk}}.log",
+            benchmark:
+                f"results/{_study.name}/benchmarks/fit/{_sc.name}/{{chunk}}.tsv"
             shell:
                 "{CLI} --threads {threads} fit --study {params.study} "
                 "--scenario {params.scenario} --chunk {wildcards.chunk} --data {input} "

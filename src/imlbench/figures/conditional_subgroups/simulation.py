@@ -70,6 +70,7 @@ def violin_figure(inputs: st.Inputs, spec: dict, out_png, out_pdf, learner: str)
     """Violins of the estimates of every method per cell, the cell's truth and each method's
     MSE (Figs. 7 and 14)."""
     import numpy as np
+    from matplotlib.lines import Line2D
 
     methods = [m for m in METHODS if any(p.parent.name == m for p in inputs["estimates"])]
     table = cells(st.estimates(inputs, *methods))
@@ -93,6 +94,9 @@ def violin_figure(inputs: st.Inputs, spec: dict, out_png, out_pdf, learner: str)
             for body, m in zip(parts["bodies"], present, strict=True):
                 body.set_facecolor(METHODS[m][1])
                 body.set_alpha(0.6)
+            for key in ("cmedians", "cmins", "cmaxes", "cbars"):
+                parts[key].set_color("0.25")
+                parts[key].set_linewidth(0.8)
             ax.axhline(truth, **{**st.THEORY, "color": st.TRUTH})
             top = max(float(np.max(d)) for d in data)
             for x, d in enumerate(data, start=1):
@@ -100,4 +104,9 @@ def violin_figure(inputs: st.Inputs, spec: dict, out_png, out_pdf, learner: str)
                         fontsize=style["font_size"] - 2)
             ax.set_xticks(range(1, len(present) + 1), [METHODS[m][0] for m in present])
             panel_title(ax, dep, n, p, i == 0, k == 0)
+    st.legend_below(fig, [Line2D([], [], **{**st.THEORY, "color": st.TRUTH},
+                                 label="true conditional PFI"),
+                          Line2D([], [], color="0.25", label="median and range"),
+                          Line2D([], [], linestyle="none", marker="$1.2$", color="0.25",
+                                 markersize=12, label="MSE (above each violin)")], ncols=3)
     st.save(fig, style, out_png, out_pdf)

@@ -1,0 +1,73 @@
+"""Measured cost of a workflow run, and its extrapolation to another profile.
+
+Every fit and explain job writes Snakemake's benchmark record (wall seconds, CPU seconds,
+peak memory) under ``results/<study>/benchmarks/<stage>/<scenario>/<chunk>.tsv``. This script
+sums them per study and scenario, divides by the repetitions the run had, and multiplies by
+the repetitions of the target profile (the sizes of a scenario are the same in both, or the
+extrapolation is refused for it):
+
+    uv run python benchmarks/workflow_cost.py --study conditional_subgroups \
+        --measured default --target paper
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import pandas as pd
+
+from imlbench.config import load_study
+
+
+def job_costs(root: Path, study: str) -> pd.DataFrame:
+    """One row per benchmarked job: stage, scenario, chunk, wall ``s``, ``cpu_time``, ``max_rss``."""
+    rows = []
+    for path in sorted((root / "results" / study / "benchmarks").glob("*/*/*.tsv")):
+        rec = pd.read_csv(path, sep="\t").iloc[-1]
+        rows.append({"stage": path.parent.parent.name, "scenario": path.parent.name,
+                     "chunk": path.stem, "s": float(rec["s"]),
+                     "cpu_time": float(rec["cpu_time"]), "max_rss": float(rec["max_rss"])})
+    return pd.DataFrame(rows)
+
+
+def extrapolate(root: Path, study: str, measured: str, target: str) -> pd.DataFrame:
+    """CPU seconds per scenario: measured, per repetition, and scaled to ``target``'s reps."""
+    jobs = job_costs(root, study)
+    if jobs.empty:
+        raise SystemExit(f"no benchmark records under results/{study}/benchmarks")
+    path = root / "config" / "studies" / f"{study}.yaml"
+    have = load_study(path, measured, root).scenarios
+    want = load_study(path, target, root).scenarios
+    out = []
+    for sc, part in jobs.groupby("scenario"):
+        m, t = have[sc], want.get(sc)
+        comparable = t is not None and (m.n, m.n_test, m.test_fraction) == (
+            t.n, t.n_test, t.test_fraction)
+        per_rep = part["cpu_time"].sum() / m.reps
+        out.append({"scenario": sc, "jobs": len(part), "cpu_s": part["cpu_time"].sum(),
+                    "reps": m.reps, "cpu_s_per_rep": per_rep,
+                    "target_reps": t.reps if t else 0,
+                    "target_cpu_h": per_rep * t.reps / 3600 if comparable else float("nan"),
+                    "target_jobs": 3 * len(t.chunks) if t else 0,
+                    "peak_rss_mb": part["max_rss"].max()})
+    return pd.DataFrame(out)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--root", default=".")
+    parser.add_argument("--study", required=True)
+    parser.add_argument("--measured", default="default")
+    parser.add_argument("--target", default="paper")
+    args = parser.parse_args()
+    table = extrapolate(Path(args.root), args.study, args.measured, args.target)
+    with pd.option_context("display.width", 200, "display.max_rows", 500):
+        print(table.round(2).to_string(index=False))
+    print(f"\nmeasured: {table['cpu_s'].sum() / 60:.1f} CPU minutes in {table['jobs'].sum()} "
+          f"fit/explain jobs; {args.target}: {table['target_cpu_h'].sum():.1f} CPU hours in "
+          f"about {table['target_jobs'].sum()} data/fit/explain jobs")
+
+
+if __name__ == "__main__":
+    main()
