@@ -10,7 +10,11 @@ for _study in STUDIES.values():
             name:
                 f"figure__{_study.name}__{_fig}"
             input:
-                code=[FIGURE_SRC / f"{_module}.py", FIGURE_SRC / "style.py"],
+                # the figure's module, the shared style and the study's helper modules (the
+                # modules of the study's folder that are not figures)
+                code=[FIGURE_SRC / f"{_module}.py", FIGURE_SRC / "style.py",
+                      *sorted(p for p in (FIGURE_SRC / _module).parent.glob("*.py")
+                              if not p.stem.startswith("fig"))],
                 estimates=estimates_of(_study, _scs),
                 truth=[p for sc in _scs for p in truth_paths(_study.name, sc).values()],
                 ranks=[f"results/{_study.name}/metrics/ranks.parquet"],
