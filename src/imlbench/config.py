@@ -127,6 +127,10 @@ class Study:
     def claims(self) -> list:
         return self.doc.get("claims", [])
 
+    def method_params(self, method: str) -> dict:
+        """The parameters of method instance ``method`` for this study's profile."""
+        return resolve_profile(self.methods[method].get("params", {}), self.profile)
+
     def method_kind(self, method: str) -> str:
         """The registered kind of the study's method instance ``method``."""
         from imlbench.explain.methods import METHODS
@@ -153,6 +157,16 @@ def for_profile(value: Any, profile: str) -> Any:
     """``value[profile]`` where ``value`` is a per-profile mapping, else ``value``."""
     if isinstance(value, dict) and set(value) == set(PROFILES):
         return value[profile]
+    return value
+
+
+def resolve_profile(value: Any, profile: str) -> Any:
+    """``value`` with every per-profile mapping inside it (at any depth) replaced by its
+    ``profile`` entry: method parameters may differ by profile, e.g. ``{smoke: 30, default:
+    500, paper: 500}`` trees."""
+    value = for_profile(value, profile)
+    if isinstance(value, dict):
+        return {k: resolve_profile(v, profile) for k, v in value.items()}
     return value
 
 

@@ -132,7 +132,7 @@ def run_explain(study: Study, scenario: str, chunk: str, base_seed: int, data: P
                     samplers=samplers[rep],
                 )
                 rng = rng_for(base_seed, study.name, scenario, learner, m, rep, "explain")
-                res = METHODS.get(spec["method"]).run(ctx, spec.get("params", {}), rng)
+                res = METHODS.get(spec["method"]).run(ctx, study.method_params(m), rng)
                 res.insert(0, "rep", rep)
                 results[m].append(res)
         log.info("explained %s / %s %s: %s", scenario, learner, chunk, ", ".join(methods))

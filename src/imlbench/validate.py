@@ -65,7 +65,7 @@ def _check_methods(study: Study) -> None:
             _fail(study, f"{key}.params",
                   f"unknown parameter(s) {', '.join(sorted(extra))} of method {spec['method']!r}; "
                   f"allowed: {', '.join(sorted(allowed))}")
-        sampler = spec.get("params", {}).get("sampler")
+        sampler = study.method_params(name).get("sampler")
         if sampler is not None and sampler not in SAMPLERS:
             _fail(study, f"{key}.params.sampler",
                   f"unknown sampler {sampler!r}; allowed: {', '.join(SAMPLERS)}")
@@ -105,9 +105,10 @@ def _check_scenarios(study: Study) -> None:
                 _fail(study, f"{key}.methods",
                       f"unknown method {m!r}; allowed: {', '.join(study.methods)}")
             spec = study.methods[m]
-            groups = spec.get("params", {}).get("groups", {})
-            named = {"features": spec.get("params", {}).get("features", []),
-                     "categorical": spec.get("params", {}).get("categorical", []),
+            params = study.method_params(m)
+            groups = params.get("groups", {})
+            named = {"features": params.get("features", []),
+                     "categorical": params.get("categorical", []),
                      "groups": [f for members in groups.values() for f in members]}
             for field_, used in named.items():
                 bad = set(used) - set(names)
@@ -116,7 +117,7 @@ def _check_scenarios(study: Study) -> None:
                           f"feature(s) {', '.join(sorted(bad))} not in scenario {sc.name}; "
                           f"allowed: {', '.join(names)}")
             needs = METHODS.get(spec["method"]).requires
-            if spec.get("params", {}).get("sampler") == "exact":
+            if params.get("sampler") == "exact":
                 needs = needs | {"conditional"}
             for learner in sc.learners:
                 if learner not in spec.get("learners", sc.learners):
