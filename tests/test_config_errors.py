@@ -211,10 +211,10 @@ def _check_message(msg: str, path: Path, key: str, fragments: list[str]) -> None
 
 def test_shipped_config_is_valid(root):
     cfg, studies = load_config(root)
-    assert set(studies) == {STUDY}
+    assert set(studies) == {STUDY, "conditional_subgroups"}
     for profile in ("smoke", "paper"):
         _, studies = load_config(root, {**cfg, "profile": profile})
-        assert studies[STUDY].profile == profile
+        assert {s.profile for s in studies.values()} == {profile}
 
 
 @pytest.mark.parametrize("case", list(CASES))
@@ -278,3 +278,13 @@ def test_snakemake_dry_run_fails_before_any_job(tmp_path):
     # failed while parsing the workflow: no DAG, no job, no output
     assert "Building DAG" not in out and "Job stats" not in out, out
     assert not (tmp_path / "results").exists()
+
+
+def test_method_parameters_per_profile(root):
+    """A method parameter given per profile resolves to the profile's value (also nested)."""
+    from imlbench.config import resolve_profile
+
+    value = {"n": {"smoke": 1, "default": 2, "paper": 3}, "inner": {"k": {"smoke": "a",
+             "default": "b", "paper": "c"}}, "plain": [1, 2]}
+    assert resolve_profile(value, "smoke") == {"n": 1, "inner": {"k": "a"}, "plain": [1, 2]}
+    assert resolve_profile(value, "paper")["inner"] == {"k": "c"}
