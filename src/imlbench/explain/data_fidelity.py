@@ -41,7 +41,7 @@ import numpy as np
 import pandas as pd
 
 from imlbench.explain.samplers import fit_sampler, permute_within
-from imlbench.metrics.mmd import _sq_dists
+from imlbench.metrics.mmd import sq_dists
 
 #: the paper's samplers: model A (Sect. 8.1) and the tree depths of model B (Sect. 8.2).
 SAMPLERS_A = ("perm", "cart30", "trtr30", "ko", "imp", "ale", "cvirf", "none")
@@ -145,9 +145,9 @@ class RepDistances:
     def __init__(self, reference: np.ndarray, test: np.ndarray) -> None:
         self.reference, self.test = reference, test
         n = len(reference)
-        self.rr = _sq_dists(reference, reference)[np.triu_indices(n, 1)]
-        self.rt_all = _sq_dists(reference, test)
-        self.tt_all = _sq_dists(test, test)
+        self.rr = sq_dists(reference, reference)[np.triu_indices(n, 1)]
+        self.rt_all = sq_dists(reference, test)
+        self.tt_all = sq_dists(test, test)
         self._triu: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self._j: int | None = None
 
@@ -203,14 +203,14 @@ def _knockoffs(train: np.ndarray, test: np.ndarray, settings: FidelitySettings,
     A column without variance in the rows the moments come from has a degenerate Gaussian
     law: its knockoff is its mean, and the other columns' knockoffs are built without it.
     """
-    from imlbench.explain.knockoffs import _estimate_sigma, gaussian_knockoffs
+    from imlbench.explain.knockoffs import estimate_sigma, gaussian_knockoffs
 
     method = settings.ko.get("construction", "sdp")
     source = test if settings.ko.get("moments", "train") == "test" else train
     varies = source.var(axis=0) > 0
     out = np.tile(source.mean(axis=0), (len(test), 1))
     out[:, varies] = gaussian_knockoffs(test[:, varies], rng, mu=source[:, varies].mean(axis=0),
-                                        sigma=_estimate_sigma(source[:, varies]), method=method)
+                                        sigma=estimate_sigma(source[:, varies]), method=method)
     return out
 
 

@@ -58,7 +58,7 @@ def knockoff_s(sigma: np.ndarray, method: str = "equicorrelated") -> np.ndarray:
         return np.diag(compute_smatrix(sigma, method=method)).copy()
 
 
-def _estimate_sigma(X: np.ndarray) -> np.ndarray:
+def estimate_sigma(X: np.ndarray) -> np.ndarray:
     """Sample covariance of ``X``, shrunk towards its diagonal only if it is singular."""
     sigma = np.cov(X, rowvar=False)
     eig = np.linalg.eigvalsh(sigma)
@@ -107,7 +107,7 @@ def gaussian_knockoffs(
     if sigma is None:
         if np.any(X.var(axis=0) == 0.0):
             raise ValueError("X has a constant column; its knockoff is undefined")
-        sigma = _estimate_sigma(X)
+        sigma = estimate_sigma(X)
     else:
         sigma = np.asarray(sigma, dtype=float)
         if sigma.shape != (p, p) or not np.allclose(sigma, sigma.T):

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 
-def _sq_dists(A: np.ndarray, B: np.ndarray) -> np.ndarray:
+def sq_dists(A: np.ndarray, B: np.ndarray) -> np.ndarray:
     d = (A**2).sum(axis=1)[:, None] + (B**2).sum(axis=1)[None, :] - 2 * A @ B.T
     return np.maximum(d, 0.0)
 
@@ -23,10 +23,10 @@ def mmd2(X: np.ndarray, Y: np.ndarray, bandwidth: float | None = None) -> float:
         raise ValueError("MMD needs at least two rows in each sample")
     if bandwidth is None:
         Z = np.vstack([X, Y])
-        d = np.sqrt(_sq_dists(Z, Z)[np.triu_indices(len(Z), k=1)])
+        d = np.sqrt(sq_dists(Z, Z)[np.triu_indices(len(Z), k=1)])
         bandwidth = float(np.median(d[d > 0])) if (d > 0).any() else 1.0
     g = 1.0 / (2.0 * bandwidth**2)
-    kxx, kyy, kxy = (np.exp(-g * _sq_dists(A, B)) for A, B in ((X, X), (Y, Y), (X, Y)))
+    kxx, kyy, kxy = (np.exp(-g * sq_dists(A, B)) for A, B in ((X, X), (Y, Y), (X, Y)))
     m, n = len(X), len(Y)
     return float((kxx.sum() - np.trace(kxx)) / (m * (m - 1))
                  + (kyy.sum() - np.trace(kyy)) / (n * (n - 1)) - 2 * kxy.mean())
