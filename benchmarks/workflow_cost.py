@@ -21,7 +21,8 @@ from imlbench.config import load_study
 
 
 def job_costs(root: Path, study: str) -> pd.DataFrame:
-    """One row per benchmarked job: stage, scenario, chunk, wall ``s``, ``cpu_time``, ``max_rss``."""
+    """One row per benchmarked job: stage, scenario, chunk, wall ``s``, ``cpu_time``,
+    ``max_rss``."""
     rows = []
     for path in sorted((root / "results" / study / "benchmarks").glob("*/*/*.tsv")):
         rec = pd.read_csv(path, sep="\t").iloc[-1]

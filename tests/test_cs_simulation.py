@@ -8,8 +8,9 @@ import pandas as pd
 import pytest
 
 from imlbench.dgp.base import make_dgp
-from imlbench.explain.methods import METHODS, ExplainContext, _fitted_sampler
-from imlbench.explain.samplers import _best_normal_split, _nll, fit_sampler
+from imlbench.explain.methods import METHODS, ExplainContext, fitted_sampler
+from imlbench.explain.samplers import fit_sampler
+from imlbench.explain.subgroup_tree import _best_normal_split, _nll
 from imlbench.learners.truth import TrueFunction
 from imlbench.metrics.claims import CLAIMS, Tables
 from imlbench.truth.conditional_subgroups import true_pfi_x1
@@ -102,7 +103,7 @@ def test_depth_sweep_starts_at_marginal_pfi_and_counts_subgroups():
     """Depth 0 is one group (marginal PFI: 10 for the linear scenario); every depth at most
     doubles the subgroups; with many rows, depth 6 comes close to the conditional PFI (4)."""
     ctx = _context("linear", 6000, 6)
-    out = METHODS.get("cs_pfi_by_depth").run(
+    out = METHODS.get("cs_pfi_depths").run(
         ctx, {"features": ["x1"], "data": "test", "depths": [0, 1, 2, 6],
               "sampler_params": {"tree": "cart", "cp": 0.0}}, np.random.default_rng(0))
     by = out.set_index("depth")
@@ -116,10 +117,10 @@ def test_depth_sweep_starts_at_marginal_pfi_and_counts_subgroups():
 def test_fitted_sampler_is_shared_by_key():
     ctx = _context("linear", 600, 8)
     spec = {"sampler": "subgroups", "sampler_params": {"tree": "cart"}}
-    first = _fitted_sampler(ctx, spec, 0, np.random.default_rng(1))
-    assert _fitted_sampler(ctx, spec, 0, np.random.default_rng(2)) is first
+    first = fitted_sampler(ctx, spec, 0, np.random.default_rng(1))
+    assert fitted_sampler(ctx, spec, 0, np.random.default_rng(2)) is first
     other = {"sampler": "subgroups", "sampler_params": {"tree": "cart", "max_depth": 2}}
-    assert _fitted_sampler(ctx, other, 0, np.random.default_rng(1)) is not first
+    assert fitted_sampler(ctx, other, 0, np.random.default_rng(1)) is not first
 
 
 # --- claim kinds ----------------------------------------------------------------------------

@@ -134,7 +134,7 @@ def _draw_indices(n: int, k: int, rng: np.random.Generator) -> np.ndarray:
     return rng.choice(n, size=min(k, n), replace=False)
 
 
-def _named(ctx: ExplainContext, df: pd.DataFrame) -> pd.DataFrame:
+def named(ctx: ExplainContext, df: pd.DataFrame) -> pd.DataFrame:
     df["feature"] = [ctx.feature_names[j] for j in df["feature"]]
     return df
 
@@ -151,14 +151,14 @@ def _aggregate(df: pd.DataFrame, params: dict, by: Sequence[str] = ("feature",))
     return df.groupby(list(by), as_index=False, sort=False)["value"].agg(how)
 
 
-def _over_repeats(
+def over_repeats(
     ctx: ExplainContext, df: pd.DataFrame, params: dict, by: Sequence[str] = ("feature",)
 ) -> pd.DataFrame:
     """:func:`_aggregate`, with feature indices replaced by their names."""
-    return _named(ctx, _aggregate(df, params, by))
+    return named(ctx, _aggregate(df, params, by))
 
 
-def _loss_options(params: dict) -> dict:
+def loss_options(params: dict) -> dict:
     return {"loss": params.get("loss", "squared"), "contrast": params.get("contrast", "difference")}
 
 
@@ -173,10 +173,10 @@ def _pfi(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.Data
     df = permutation_importance(
         ctx.predict, X, y, features=list(groups.values()) or ctx.features(params),
         n_repeats=int(params.get("n_repeats", 1)), rng=rng, max_rows=ctx.max_rows,
-        **_loss_options(params),
+        **loss_options(params),
     )
     if not groups:
-        return _over_repeats(ctx, df, params)
+        return over_repeats(ctx, df, params)
     label = {cols: name for name, cols in groups.items()}
     df["feature"] = [label[c] for c in df["feature"]]
     return _aggregate(df, params)
@@ -191,9 +191,9 @@ def _cpfi(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.Dat
     df = conditional_importance(
         ctx.predict, X, y, ctx.dgp.sample_conditional, features=ctx.features(params),
         n_repeats=int(params.get("n_repeats", 1)), rng=rng, max_rows=ctx.max_rows,
-        **_loss_options(params),
+        **loss_options(params),
     )
-    return _over_repeats(ctx, df, params)
+    return over_repeats(ctx, df, params)
 
 
 @method("oob_pfi", requires={"oob"}, params={"features", "scale"}, kind="importance")
@@ -202,7 +202,7 @@ def _oob(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.Data
         ctx.model, ctx.X, ctx.y, features=ctx.features(params), rng=rng,
         scale=bool(params.get("scale", True)),
     )
-    return _named(ctx, df)
+    return named(ctx, df)
 
 
 def _relearn(scheme: str) -> Method:
@@ -212,7 +212,7 @@ def _relearn(scheme: str) -> Method:
             ctx.fit, ctx.predict, ctx.X, ctx.y, scheme=scheme,
             features=ctx.features(params), rng=rng, sampler=sampler,
         )
-        return _named(ctx, df)
+        return named(ctx, df)
 
     return run
 
@@ -316,7 +316,7 @@ def _leaf_boxes(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> 
     return pd.concat(frames, ignore_index=True)
 
 
-def _categorical(ctx: ExplainContext, params: dict) -> list[int]:
+def categorical(ctx: ExplainContext, params: dict) -> list[int]:
     """Indices of the categorical features: the study's ``categorical`` list, else the DGP's."""
     names = params.get("categorical", getattr(ctx.dgp, "categorical", ()))
     return [ctx.index(f) for f in names]
@@ -327,7 +327,7 @@ def _categorical(ctx: ExplainContext, params: dict) -> list[int]:
 def _ale(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
     """First-order ALE at the interval edges (numeric) or at the levels (categorical)."""
     X, _ = ctx.data(params)
-    cats = _categorical(ctx, params)
+    cats = categorical(ctx, params)
     frames = []
     for j in ctx.features(params):
         if j in cats:
@@ -372,7 +372,7 @@ def _mplot(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.Da
         kind="effect")
 def _stratpd(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
     """StratPD (numeric) or CatStratPD (categorical) from the training data; no model calls."""
-    cats = _categorical(ctx, params)
+    cats = categorical(ctx, params)
     leaf = int(params.get("min_samples_leaf", 10))
     trials = int(params.get("ntrials", 1))
     frames = []
@@ -431,7 +431,7 @@ def _lime(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.Dat
     X, _ = ctx.data(params)
     rows = X[np.sort(_draw_indices(len(X), int(params.get("n_rows", 10)), rng))]
     coef = lime_coefficients(
-        ctx.predict, X, rows, rng, categorical=_categorical(ctx, params),
+        ctx.predict, X, rows, rng, categorical=categorical(ctx, params),
         max_rows=ctx.max_rows,
         **{k: params[k] for k in ("n_samples", "sampling", "local_sd", "distance",
                                   "kernel_width", "n_features", "selection", "ridge")
@@ -445,7 +445,7 @@ def _lime(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.Dat
     })
 
 
-def _fitted_sampler(ctx: ExplainContext, params: dict, j: int, rng: np.random.Generator):
+def fitted_sampler(ctx: ExplainContext, params: dict, j: int, rng: np.random.Generator):
     """The study's sampler for feature j, fitted on the training rows (``sampler``,
     ``sampler_params``); ``exact`` uses the DGP's conditional law.
 
@@ -455,13 +455,13 @@ def _fitted_sampler(ctx: ExplainContext, params: dict, j: int, rng: np.random.Ge
     from imlbench.config import config_hash
 
     name = params.get("sampler", "subgroups")
-    categorical = j in _categorical(ctx, params)
-    key = config_hash([name, params.get("sampler_params", {}), j, categorical])
+    is_categorical = j in categorical(ctx, params)
+    key = config_hash([name, params.get("sampler_params", {}), j, is_categorical])
     if key not in ctx.samplers:
         exact = ctx.dgp.sample_conditional if name == "exact" else None
         fit_rng = rng if ctx.sampler_rng is None else ctx.sampler_rng(key)
         ctx.samplers[key] = fit_sampler(name, ctx.X, j, fit_rng, params.get("sampler_params", {}),
-                                        exact=exact, categorical=categorical)
+                                        exact=exact, categorical=is_categorical)
     return ctx.samplers[key]
 
 
@@ -469,10 +469,10 @@ def _sampler_pfi(ctx: ExplainContext, params: dict, rng: np.random.Generator,
                  local: bool) -> pd.DataFrame:
     X, y = ctx.data(params)
     opts = {"n_repeats": int(params.get("n_repeats", 1)), "rng": rng,
-            "max_rows": ctx.max_rows, **_loss_options(params)}
+            "max_rows": ctx.max_rows, **loss_options(params)}
     frames = []
     for j in ctx.features(params):
-        fs = _fitted_sampler(ctx, params, j, rng)
+        fs = fitted_sampler(ctx, params, j, rng)
 
         def draw(X_, _j, r, fs=fs):
             return fs.draw(X_, r)
@@ -487,7 +487,7 @@ def _sampler_pfi(ctx: ExplainContext, params: dict, rng: np.random.Generator,
                                           **opts)
             frames.append(part.assign(group=int(g), n=int(rows.sum())))
     by = ["feature", "group", "n"] if local else ["feature"]
-    return _over_repeats(ctx, pd.concat(frames, ignore_index=True), params, by)
+    return over_repeats(ctx, pd.concat(frames, ignore_index=True), params, by)
 
 
 @method("conditional_pfi",
@@ -529,7 +529,7 @@ def _cs_pdp(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.D
     X, _ = ctx.data(params)
     frames = []
     for j in ctx.features(params):
-        fs = _fitted_sampler(ctx, {**params, "sampler": "subgroups"}, j, rng)
+        fs = fitted_sampler(ctx, {**params, "sampler": "subgroups"}, j, rng)
         groups = fs.groups(X)
         for g in np.unique(groups):
             rows = X[groups == g]

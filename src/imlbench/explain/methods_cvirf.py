@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 
 from imlbench.explain.cvirf import conditional_oob_importance
-from imlbench.explain.methods import ExplainContext, _named, method
+from imlbench.explain.methods import ExplainContext, method, named
 
 
 @method("cvirf", requires={"oob", "trees"}, params={"features", "threshold"}, kind="importance")
@@ -19,4 +19,4 @@ def _cvirf(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.Da
         ctx.model, ctx.X, ctx.y, features=ctx.features(params),
         threshold=params.get("threshold", 0.95), rng=rng,
     )
-    return _named(ctx, df)
+    return named(ctx, df)

@@ -1,4 +1,5 @@
-"""cs-PFI against the depth of the subgroup tree (Molnar et al., conditional subgroups, Sect. 7).
+"""cs-PFI against the depth of the subgroup tree (Molnar et al., conditional subgroups, Sect. 7,
+Fig. 8, and Sect. 10, Fig. 10).
 
 The number of subgroups trades interpretability against how well the permutation within
 subgroups approximates the conditional law. One tree is grown to the deepest depth asked for
@@ -12,44 +13,53 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from imlbench.explain.importance import replacement_importance
+from imlbench.explain.cs_pfi import quantile_spread, subgroup_pfi
 from imlbench.explain.methods import (
     PFI_OPTIONS,
     ExplainContext,
-    _fitted_sampler,
-    _loss_options,
-    _over_repeats,
+    categorical,
+    fitted_sampler,
+    loss_options,
     method,
+    named,
+    over_repeats,
 )
-from imlbench.explain.samplers import permute_within
 
 
-@method("cs_pfi_by_depth",
-        params={"features", "sampler_params", "depths", "n_repeats", "data"} | PFI_OPTIONS,
+@method("cs_pfi_depths",
+        params={"features", "sampler_params", "depths", "n_repeats", "data", "categorical",
+                "quantiles"} | PFI_OPTIONS,
         kind="metric")
-def _cs_pfi_by_depth(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
+def _cs_pfi_depths(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
     """cs-PFI (eq. 2 with x_j permuted within subgroups, Algorithm 1) of each feature for the
-    subgroup tree cut back to each of ``depths``; one row per (feature, depth) with the number
-    of subgroups the cut tree has on the training rows (``n_groups``)."""
+    subgroup tree (``sampler_params`` of the subgroups sampler, CART by default) cut back to
+    each of ``depths`` (default 1..10). One row per (feature, depth): ``value``, the mean over
+    the ``n_repeats`` permutations (or the median, ``aggregate: median``), and ``n_groups``, the
+    number of subgroups of the cut tree on the training rows; with ``quantiles: [lo, hi]`` also
+    their spread over the permutations (``n_repeats``, ``lower``, ``upper``, ``lower_q``,
+    ``upper_q``). The distribution tree splits the categorical features (the study's
+    ``categorical`` list, else the DGP's) into sets of levels. The features share one stacked
+    evaluation per depth."""
     X, y = ctx.data(params)
     depths = sorted({int(d) for d in params.get("depths", range(1, 11))})
     if depths[0] < 0:
         raise ValueError(f"depths must be >= 0, got {depths[0]}")
-    sampler = {"sampler": "subgroups",
-               "sampler_params": {**params.get("sampler_params", {}), "max_depth": depths[-1]}}
-    opts = {"n_repeats": int(params.get("n_repeats", 1)), "rng": rng,
-            "max_rows": ctx.max_rows, **_loss_options(params)}
+    sampler = {**params, "sampler": "subgroups",
+               "sampler_params": {**params.get("sampler_params", {}), "max_depth": depths[-1],
+                                  "categorical_columns": categorical(ctx, params)}}
+    fitted = {j: fitted_sampler(ctx, sampler, j, rng) for j in ctx.features(params)}
     frames = []
-    for j in ctx.features(params):
-        fs = _fitted_sampler(ctx, sampler, j, rng)
-        for depth in depths:
-            groups = fs.groups(X, depth)
-
-            def draw(X_: np.ndarray, _j: int, r: np.random.Generator, g=groups, j=j):
-                return permute_within(X_[:, j], g, r)
-
-            part = replacement_importance(ctx.predict, X, y, draw, features=[j], **opts)
-            frames.append(part.assign(depth=depth,
-                                      n_groups=len(np.unique(fs.groups(ctx.X, depth)))))
-    return _over_repeats(ctx, pd.concat(frames, ignore_index=True), params,
-                         ["feature", "depth", "n_groups"])
+    for depth in depths:
+        part = subgroup_pfi(
+            ctx.predict, X, y, {j: fs.groups(X, depth) for j, fs in fitted.items()},
+            n_repeats=int(params.get("n_repeats", 1)), rng=rng, max_rows=ctx.max_rows,
+            **loss_options(params),
+        )
+        n_groups = {j: len(np.unique(fs.groups(ctx.X, depth))) for j, fs in fitted.items()}
+        frames.append(part.assign(depth=depth, n_groups=part["feature"].map(n_groups)))
+    per_repeat = pd.concat(frames, ignore_index=True)
+    out = over_repeats(ctx, per_repeat, params, ["feature", "depth", "n_groups"])
+    if "quantiles" not in params:
+        return out
+    spread = quantile_spread(per_repeat, ["feature", "depth"], params["quantiles"])
+    return out.merge(named(ctx, spread), on=["feature", "depth"])

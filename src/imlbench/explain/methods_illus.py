@@ -26,10 +26,10 @@ from imlbench.explain.importance import replacement_importance
 from imlbench.explain.methods import (
     PFI_OPTIONS,
     ExplainContext,
-    _fitted_sampler,
-    _loss_options,
-    _named,
+    fitted_sampler,
+    loss_options,
     method,
+    named,
 )
 from imlbench.explain.window_mplot import window_marginal_plot
 
@@ -55,7 +55,7 @@ def _sampler_draws(ctx: ExplainContext, params: dict, rng: np.random.Generator) 
     fitted sampler (``draw``) and its subgroup (``group``, 0 without subgroups)."""
     frames = []
     for j in ctx.features(params):
-        fs = _fitted_sampler(ctx, params, j, rng)
+        fs = fitted_sampler(ctx, params, j, rng)
         df = pd.DataFrame(ctx.X, columns=ctx.feature_names)
         df.insert(0, "feature", ctx.feature_names[j])
         df.insert(1, "row", np.arange(len(ctx.X)))
@@ -88,13 +88,13 @@ def _pfi_repeats(ctx: ExplainContext, params: dict, rng: np.random.Generator) ->
     X, y = ctx.data(params)
     frames = []
     for j in ctx.features(params):
-        fs = _fitted_sampler(ctx, params, j, rng)
+        fs = fitted_sampler(ctx, params, j, rng)
         frames.append(replacement_importance(
             ctx.predict, X, y, lambda X_, _j, r, fs=fs: fs.draw(X_, r), features=[j],
             n_repeats=int(params.get("n_repeats", 1)), rng=rng, max_rows=ctx.max_rows,
-            **_loss_options(params),
+            **loss_options(params),
         ))
-    return _named(ctx, pd.concat(frames, ignore_index=True))
+    return named(ctx, pd.concat(frames, ignore_index=True))
 
 
 def _curves(ctx: ExplainContext, params: dict, j: int,
@@ -116,7 +116,7 @@ def _curves(ctx: ExplainContext, params: dict, j: int,
         return (lambda p, X: {0: (grid, window_marginal_plot(p, X, j, grid, width,
                                                               max_rows=ctx.max_rows)[0])},
                 {0: len(ctx.X)})
-    fs = _fitted_sampler(ctx, {**params, "sampler": "subgroups"}, j, rng)
+    fs = fitted_sampler(ctx, {**params, "sampler": "subgroups"}, j, rng)
     train_groups = fs.groups(ctx.X)
     grids = {int(g): _grid(ctx, params, j, ctx.X[train_groups == g, j])
              for g in np.unique(train_groups)}

@@ -12,7 +12,11 @@ importance measures. Every sampler is fitted on training rows and then draws for
                   ``tree: distribution`` splits where the normal law of x_j (mean and variance)
                   changes, by a likelihood-ratio test with Bonferroni correction over the
                   candidate splits, stopping at level ``alpha`` (after transformation trees,
-                  which test the parameters of a normal transformation model);
+                  which test the parameters of a normal transformation model). It is the tree
+                  of :mod:`imlbench.explain.subgroup_tree` (``min_node_size``, ``max_depth``,
+                  ``n_cuts``); its ``categorical_columns`` (indices of integer-coded columns,
+                  default none) are split into sets of levels, and a categorical x_j among
+                  them is modelled by its multinomial law;
 ``gaussian``      x_j | x_-j under a normal law with the training mean and covariance;
 ``knockoff``      second-order Gaussian model-X knockoff of x_j (``construction``:
                   equicorrelated, ours; sdp or mvr, through knockpy);
@@ -30,6 +34,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+
+from imlbench.explain.subgroup_tree import fit_subgroup_tree
 
 SAMPLERS = ("permutation", "subgroups", "gaussian", "knockoff", "impute_rf", "exact")
 TREES = ("cart", "distribution")
@@ -98,104 +104,6 @@ def _cart_tree(X_other: np.ndarray, xj: np.ndarray, params: Mapping[str, Any], s
     return apply
 
 
-def _nll(v: np.ndarray) -> float:
-    """Twice the negative normal log-likelihood of v at its own mean and variance, up to a
-    constant per row."""
-    return len(v) * np.log(max(np.var(v), 1e-300))
-
-
-def _normal_lr(y: np.ndarray, left: np.ndarray, nll_y: float) -> float:
-    """Log-likelihood ratio (x2) of two normals (mean and variance) against one; ``nll_y`` is
-    :func:`_nll` of the whole node, computed once per node."""
-    return nll_y - _nll(y[left]) - _nll(y[~left])
-
-
-def _best_normal_split(
-    C: np.ndarray, y: np.ndarray, min_node: int, n_cuts: int
-) -> tuple[float, int, float, int] | None:
-    """The cut of a node that most raises the normal likelihood of ``y`` (mean and variance
-    on both sides against one normal): (likelihood-ratio statistic, column, threshold, number
-    of cuts tested), or None when no cut leaves ``min_node`` rows on both sides.
-
-    Candidate cuts are the ``n_cuts`` inner quantiles of each column; a row goes left when its
-    value is at most the cut. Variances come from cumulative sums over each sorted column
-    (with ``y`` centred), so every cut of a column costs O(1) after one sort. Ties go to the
-    first column and the lowest cut.
-    """
-    n, q = C.shape
-    yc = y - y.mean()
-    order = np.argsort(C, axis=0, kind="stable")
-    sorted_c = np.take_along_axis(C, order, axis=0)
-    s1, s2 = np.cumsum(yc[order], axis=0), np.cumsum(yc[order] ** 2, axis=0)
-    quantiles = np.quantile(C, np.linspace(0, 1, n_cuts + 2)[1:-1], axis=0)
-    tiny = 1e-300
-    nll_node = n * np.log(max(float(np.var(y)), tiny))
-    best, tests = None, 0
-    for m in range(q):
-        cuts = np.unique(quantiles[:, m])
-        n_left = np.searchsorted(sorted_c[:, m], cuts, side="right")
-        ok = (n_left >= min_node) & (n_left <= n - min_node)
-        tests += int(ok.sum())
-        if not ok.any():
-            continue
-        cuts, n_left = cuts[ok], n_left[ok]
-        n_right = n - n_left
-        l1, l2 = s1[n_left - 1, m], s2[n_left - 1, m]
-        r1, r2 = s1[-1, m] - l1, s2[-1, m] - l2
-        var_l = np.maximum(l2 / n_left - (l1 / n_left) ** 2, tiny)
-        var_r = np.maximum(r2 / n_right - (r1 / n_right) ** 2, tiny)
-        stat = nll_node - n_left * np.log(var_l) - n_right * np.log(var_r)
-        k = int(np.argmax(stat))
-        if best is None or stat[k] > best[0]:
-            best = (float(stat[k]), m, float(cuts[k]))
-    return None if best is None else (*best, tests)
-
-
-def _distribution_tree(X_other: np.ndarray, xj: np.ndarray, params: Mapping[str, Any]):
-    """Leaves of a tree that splits where the normal law of x_j changes (see module doc)."""
-    from scipy.stats import chi2
-
-    min_node = int(params.get("min_node_size", 30))
-    max_depth = int(params.get("max_depth", 30))
-    alpha = float(params.get("alpha", 0.05))
-    n_cuts = int(params.get("n_cuts", 32))
-    splits: list[tuple[int, float, int, int]] = []  # (feature, threshold, left id, right id)
-
-    def grow(rows: np.ndarray, node: int, depth: int) -> None:
-        if depth >= max_depth or len(rows) < 2 * min_node:
-            return
-        best = _best_normal_split(X_other[rows], xj[rows], min_node, n_cuts)
-        if best is None or min(1.0, best[3] * chi2.sf(best[0], df=2)) > alpha:
-            return
-        _, m, c, _ = best
-        left_id, right_id = 2 * node + 1, 2 * node + 2
-        splits.append((m, c, node, left_id))
-        go_left = X_other[rows, m] <= c
-        grow(rows[go_left], left_id, depth + 1)
-        grow(rows[~go_left], right_id, depth + 1)
-
-    grow(np.arange(len(xj)), 0, 0)
-    rule = {node: (m, c, left) for m, c, node, left in splits}
-
-    def apply(X_new: np.ndarray, depth: int | None = None) -> np.ndarray:
-        leaf = np.zeros(len(X_new), dtype=np.int64)
-        active = np.ones(len(X_new), dtype=bool)
-        while active.any():
-            active = np.isin(leaf, list(rule))
-            for node in np.unique(leaf[active]):
-                m, c, left = rule[node]
-                at = leaf == node
-                leaf[at] = np.where(X_new[at, m] <= c, left, left + 1)
-        if depth is None:
-            return leaf
-        # nodes are numbered as a heap (children 2k + 1, 2k + 2): the ancestor at ``depth``
-        # of node k at depth d_k is ((k + 1) >> (d_k - depth)) - 1
-        node_depth = np.floor(np.log2(leaf + 1)).astype(np.int64)
-        return ((leaf + 1) >> np.maximum(node_depth - depth, 0)) - 1
-
-    return apply
-
-
 def fit_sampler(
     name: str,
     X_train: np.ndarray,
@@ -230,13 +138,20 @@ def fit_sampler(
         if tree == "cart":
             apply = _cart_tree(X_train[:, others], X_train[:, j], params,
                                int(rng.integers(2**31 - 1)))
+
+            def groups(X: np.ndarray, depth: int | None = None) -> np.ndarray:
+                return apply(X[:, others], depth)
         elif tree == "distribution":
-            apply = _distribution_tree(X_train[:, others], X_train[:, j], params)
+            fitted = fit_subgroup_tree(
+                X_train, j, categorical=params.get("categorical_columns", ()),
+                min_node_size=min_node, max_depth=int(params.get("max_depth", 30)),
+                alpha=float(params.get("alpha", 0.05)), n_cuts=int(params.get("n_cuts", 32)),
+            )
+
+            def groups(X: np.ndarray, depth: int | None = None) -> np.ndarray:
+                return (fitted if depth is None else fitted.truncated(depth)).leaves(X)
         else:
             raise ValueError(f"subgroup tree {tree!r} is not one of {', '.join(TREES)}")
-
-        def groups(X: np.ndarray, depth: int | None = None) -> np.ndarray:
-            return apply(X[:, others], depth)
 
         return FittedSampler(j, lambda X, r: permute_within(X[:, j], groups(X), r), groups)
     if name == "gaussian":

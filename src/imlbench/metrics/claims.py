@@ -34,15 +34,15 @@ CLAIMS: Registry[Claim] = Registry("claim kind")
 REPRODUCED, NOT_REPRODUCED, NO_DATA = "reproduced", "not reproduced", "no data"
 
 
-def _as_list(v) -> list:
+def as_list(v) -> list:
     return [v] if isinstance(v, str) else list(v)
 
 
 def _combos(where: dict) -> list[tuple[str, str]]:
-    return [(lrn, m) for lrn in _as_list(where["learner"]) for m in _as_list(where["method"])]
+    return [(lrn, m) for lrn in as_list(where["learner"]) for m in as_list(where["method"])]
 
 
-def _row(claim: dict, learner: str, method: str, reproduced: str, tolerance: str,
+def claim_row(claim: dict, learner: str, method: str, reproduced: str, tolerance: str,
          ok: bool | None) -> dict:
     verdict = NO_DATA if ok is None else (REPRODUCED if ok else NOT_REPRODUCED)
     return {
@@ -53,7 +53,7 @@ def _row(claim: dict, learner: str, method: str, reproduced: str, tolerance: str
     }
 
 
-def _select(df: pd.DataFrame, scenario: str, learner: str, method: str) -> pd.DataFrame:
+def select_rows(df: pd.DataFrame, scenario: str, learner: str, method: str) -> pd.DataFrame:
     return df[(df["scenario"] == scenario) & (df["learner"] == learner) & (df["method"] == method)]
 
 
@@ -71,9 +71,9 @@ def ranks_match_theory(claim: dict, t: Tables) -> list[dict]:
     tie = truth.groupby(col)[col].transform("size")
     rows = []
     for learner, method in _combos(claim["where"]):
-        r = _select(t.ranked, sc, learner, method)
+        r = select_rows(t.ranked, sc, learner, method)
         if r.empty:
-            rows.append(_row(claim, learner, method, "", "", None))
+            rows.append(claim_row(claim, learner, method, "", "", None))
             continue
         g = r.groupby("feature")["rank"].agg(["mean", "std", "count"])
         g["theory"] = truth[col]
@@ -82,7 +82,7 @@ def ranks_match_theory(claim: dict, t: Tables) -> list[dict]:
         g["dev"] = (g["mean"] - g["theory"]).abs()
         ok = bool((g["dev"] <= z * g["se"] + 1e-12).all())
         worst = g["dev"].idxmax()
-        rows.append(_row(
+        rows.append(claim_row(
             claim, learner, method,
             "mean ranks " + ", ".join(f"{f}:{m:.2f}" for f, m in g["mean"].items())
             + f" (largest gap {worst}: {g.loc[worst, 'dev']:.2f})",
@@ -99,16 +99,16 @@ def rank_order(claim: dict, t: Tables) -> list[dict]:
     sc = claim["where"]["scenario"]
     rows = []
     for learner, method in _combos(claim["where"]):
-        r = _select(t.ranked, sc, learner, method)
+        r = select_rows(t.ranked, sc, learner, method)
         if r.empty:
-            rows.append(_row(claim, learner, method, "", "", None))
+            rows.append(claim_row(claim, learner, method, "", "", None))
             continue
         hi = r[r["feature"].isin(claim["higher"])].groupby("rep")["rank"].mean()
         lo = r[r["feature"].isin(claim["lower"])].groupby("rep")["rank"].mean()
         d = (hi - lo).dropna()
         se = d.std(ddof=1) / np.sqrt(len(d)) if len(d) > 1 else np.inf
         ok = bool(d.mean() - z * se > 0)
-        rows.append(_row(
+        rows.append(claim_row(
             claim, learner, method,
             f"mean rank {'/'.join(claim['higher'])} {hi.mean():.2f} vs "
             f"{'/'.join(claim['lower'])} {lo.mean():.2f} (difference {d.mean():.2f}, SE {se:.2f})",
@@ -127,10 +127,10 @@ def matches_model_theory(claim: dict, t: Tables) -> list[dict]:
     sc = claim["where"]["scenario"]
     rows = []
     for learner, method in _combos(claim["where"]):
-        est = _select(t.ranked, sc, learner, method)
-        theory = _select(t.other, sc, learner, claim["theory_method"])
+        est = select_rows(t.ranked, sc, learner, method)
+        theory = select_rows(t.other, sc, learner, claim["theory_method"])
         if est.empty or theory.empty:
-            rows.append(_row(claim, learner, method, "", "", None))
+            rows.append(claim_row(claim, learner, method, "", "", None))
             continue
         m = est.merge(theory[["rep", "feature", "value"]], on=["rep", "feature"],
                       suffixes=("", "_theory"))
@@ -138,7 +138,7 @@ def matches_model_theory(claim: dict, t: Tables) -> list[dict]:
         ratio = sums["value"] / sums["value_theory"]
         se = ratio.std(ddof=1) / np.sqrt(len(ratio)) if len(ratio) > 1 else np.inf
         ok = bool(abs(ratio.mean() - 1.0) <= z * se)
-        rows.append(_row(
+        rows.append(claim_row(
             claim, learner, method,
             f"mean ratio estimate/theory {ratio.mean():.4f} (SE {se:.4f}, {len(ratio)} reps)",
             f"|ratio - 1| <= {z:g} SE = {z * se:.4f}", ok,
@@ -155,14 +155,14 @@ def rejection_rate(claim: dict, t: Tables) -> list[dict]:
     sc = claim["where"]["scenario"]
     rows = []
     for learner, method in _combos(claim["where"]):
-        r = _select(t.other, sc, learner, method)
+        r = select_rows(t.other, sc, learner, method)
         if r.empty:
-            rows.append(_row(claim, learner, method, "", "", None))
+            rows.append(claim_row(claim, learner, method, "", "", None))
             continue
         rate = r["reject"].mean()
         se = np.sqrt(alpha * (1 - alpha) / len(r))
         ok = abs(rate - alpha) <= z * se if claim["expect"] == "nominal" else rate - alpha > z * se
-        rows.append(_row(
+        rows.append(claim_row(
             claim, learner, method, f"rejection rate {rate:.3f} over {len(r)} reps",
             f"{'|rate - alpha|' if claim['expect'] == 'nominal' else 'rate - alpha'} vs "
             f"{z:g} SE = {z * se:.3f}", bool(ok),
@@ -181,7 +181,7 @@ def evaluate(claims: list[dict], tables: Tables, scenarios: set[str]) -> pd.Data
         if c["where"]["scenario"] in scenarios:
             rows.extend(CLAIMS.get(c["kind"])(c, tables))
         else:
-            rows.append(_row(c, str(c["where"]["learner"]), str(c["where"]["method"]), "", "",
+            rows.append(claim_row(c, str(c["where"]["learner"]), str(c["where"]["method"]), "", "",
                              None) | {"verdict": NOT_RUN})
     cols = ["claim", "figure", "text", "scenario", "learner", "method", "published",
             "reproduced", "tolerance", "verdict"]

@@ -1,7 +1,8 @@
 """Claim kinds of the bike-rental application (Molnar et al., conditional subgroups, Sect. 10).
 
-They read the estimates of :mod:`imlbench.explain.methods_bike`. Tolerances come from the
-statistics the methods report:
+They read the estimates of :mod:`imlbench.explain.methods_bike` and, for Fig. 10, of
+``cs_pfi_depths`` (:mod:`imlbench.explain.methods_depth`, asked for the median and its
+quantiles). Tolerances come from the statistics the methods report:
 
 - permutation importances: the SE of a median over R permutations, 1.2533 sd / sqrt(R), with
   sd estimated from the reported 5%-95% spread as (upper - lower) / (2 z_0.95) (normal
@@ -19,7 +20,7 @@ import numpy as np
 import pandas as pd
 from scipy.special import ndtri
 
-from imlbench.metrics.claims import CLAIMS, Tables, _row, _select
+from imlbench.metrics.claims import CLAIMS, Tables, claim_row, select_rows
 
 #: SE of a sample median relative to sd / sqrt(R) under normality (sqrt(pi / 2))
 MEDIAN_SE = float(np.sqrt(np.pi / 2))
@@ -34,7 +35,7 @@ def _other(claim: dict, t: Tables, method: str | None = None) -> pd.DataFrame:
     sc, learner, m = _where(claim)
     if t.other.empty:
         return t.other
-    return _select(t.other, sc, learner, method or m)
+    return select_rows(t.other, sc, learner, method or m)
 
 
 def _sub(claim: dict, suffix: str, published: str | None = None) -> dict:
@@ -45,7 +46,7 @@ def _sub(claim: dict, suffix: str, published: str | None = None) -> dict:
 
 def _missing(claim: dict, reproduced: str) -> dict:
     _, learner, m = _where(claim)
-    return _row(claim, learner, m, reproduced, "", None)
+    return claim_row(claim, learner, m, reproduced, "", None)
 
 
 def median_se(row: pd.Series) -> float:
@@ -72,7 +73,7 @@ def predictability_table(claim: dict, t: Tables) -> list[dict]:
         r = hit.iloc[0]
         ours, sd, k = 100 * r["value"], 100 * r["sd"], int(r["n_splits"])
         tol = z * sd * np.sqrt(1 + 1 / k)
-        rows.append(_row(sub, learner, m,
+        rows.append(claim_row(sub, learner, m,
                          f"{ours:.1f}% (SD over {k} fold splits {sd:.1f} points)",
                          f"|gap| <= {z:g} SD sqrt(1 + 1/k) = {tol:.1f} points (split noise "
                          "only; our data are one year of days aggregated from hours)",
@@ -84,7 +85,7 @@ def _importance(claim: dict, t: Tables, method: str) -> pd.DataFrame:
     sc, learner, _ = _where(claim)
     if t.ranked.empty:
         return t.ranked
-    return _select(t.ranked, sc, learner, method).set_index("feature")
+    return select_rows(t.ranked, sc, learner, method).set_index("feature")
 
 
 @CLAIMS.register("top_importance")
@@ -105,7 +106,7 @@ def top_importance(claim: dict, t: Tables) -> list[dict]:
     rest = est.drop(index=top)
     gap = est.loc[top, "lower"].min() - rest["upper"].max()
     ok = set(order.index[: len(top)]) == set(top) and gap > 0
-    return [_row(claim, learner, m,
+    return [claim_row(claim, learner, m,
                  "order by median: " + ", ".join(f"{f} {v:.0f}" for f, v in order.items()) + note,
                  f"min 5% quantile of {'/'.join(top)} minus max 95% quantile of the rest = "
                  f"{gap:.0f} > 0", bool(ok))]
@@ -128,7 +129,7 @@ def importance_versus(claim: dict, t: Tables) -> list[dict]:
     d, se = b["value"] - a["value"], float(np.hypot(median_se(a), median_se(b)))
     ok = d > z * se if claim["expect"] == "lower" else abs(d) <= z * se
     split = f", subgroups split on {a['split_on']}" if a.get("split_on") else ""
-    return [_row(claim, learner, m,
+    return [claim_row(claim, learner, m,
                  f"{f}: {claim['baseline']} {b['value']:.0f} [{b['lower']:.0f}, {b['upper']:.0f}]"
                  f", {m} {a['value']:.0f} [{a['lower']:.0f}, {a['upper']:.0f}]{split}",
                  f"difference {d:.0f} {'>' if claim['expect'] == 'lower' else 'within +-'} "
@@ -158,7 +159,7 @@ def split_features(claim: dict, t: Tables) -> list[dict]:
     stability = (f"; over {n_boot} bootstrap trees: exactly this set {same / n_boot:.0%}, "
                  + ", ".join(f"{f} {k / n_boot:.0%}" for f, k in per_feature.items())
                  if n_boot else "")
-    return [_row(claim, learner, m,
+    return [claim_row(claim, learner, m,
                  f"splits on {', '.join(sorted(fitted)) or 'nothing'}{stability}",
                  "exact set of the fitted tree (bootstrap shares: its stability)",
                  fitted == expect)]
@@ -180,14 +181,14 @@ def split_points(claim: dict, t: Tables) -> list[dict]:
     for v in claim["points"]:
         sub = _sub(claim, f"{v:g}", f"{claim['split_feature']} split at {v:g}")
         if not len(fitted):
-            rows.append(_row(sub, learner, m, f"no split on {claim['split_feature']}", "",
+            rows.append(claim_row(sub, learner, m, f"no split on {claim['split_feature']}", "",
                              False))
             continue
         ours = float(fitted[np.argmin(np.abs(fitted - v))])
         near = on[on["boot"] >= 0].groupby("boot")["threshold"].agg(
             lambda c, o=ours: c.to_numpy()[np.argmin(np.abs(c.to_numpy() - o))])
         sd = float(near.std(ddof=1)) if len(near) > 1 else np.nan
-        rows.append(_row(sub, learner, m,
+        rows.append(claim_row(sub, learner, m,
                          f"{ours:.2f} (all: {', '.join(f'{x:.2f}' for x in sorted(fitted))}; "
                          f"bootstrap SD {sd:.2f} over {len(near)} trees)",
                          f"|gap| <= {z:g} bootstrap SD = {z * sd:.2f}",
@@ -227,7 +228,7 @@ def local_importance(claim: dict, t: Tables) -> list[dict]:
     groups = "; ".join(f"{r.rule}: {r.value:.0f} [{r.lower:.0f}, {r.upper:.0f}]"
                        for r in est.itertuples())
     if hit.empty:
-        return [_row(claim, learner, m, f"no subgroup matches {claim['match']} ({groups})", "",
+        return [claim_row(claim, learner, m, f"no subgroup matches {claim['match']} ({groups})", "",
                      False)]
     r = hit.loc[hit["value"].idxmin()]
     if claim["expect"] == "zero":
@@ -238,7 +239,7 @@ def local_importance(claim: dict, t: Tables) -> list[dict]:
         se = np.hypot(median_se(r), median_se(others.loc[others["value"].idxmin()]))
         ok = margin > z * se
         tol = f"next smallest minus it = {margin:.0f} > {z:g} SE = {z * se:.0f}"
-    return [_row(claim, learner, m, f"{r['rule']}: {r['value']:.0f}; all groups: {groups}",
+    return [claim_row(claim, learner, m, f"{r['rule']}: {r['value']:.0f}; all groups: {groups}",
                  tol, bool(ok))]
 
 
@@ -261,7 +262,7 @@ def depth_tradeoff(claim: dict, t: Tables) -> list[dict]:
             moving += 1
             early += abs(first) >= abs(later)
             lines.append(f"{f} {first:+.0f}/{later:+.0f}")
-    return [_row(claim, learner, m,
+    return [claim_row(claim, learner, m,
                  f"change 0->{d} / {d}->{top}: " + (", ".join(lines) or "none")
                  + f" ({early} of {moving} changing features change more by depth {d})",
                  f"features whose change 0->{top} exceeds {z:g} SE; more than half of them",

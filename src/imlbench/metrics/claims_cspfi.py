@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from imlbench.metrics.claims import CLAIMS, Tables, _as_list, _row, _select
+from imlbench.metrics.claims import CLAIMS, Tables, as_list, claim_row, select_rows
 
 FEATURE = "x1"
 
@@ -23,7 +23,7 @@ def errors(claim: dict, t: Tables, learner: str, method: str) -> pd.Series:
     estimates or the truth are missing."""
     sc = claim["where"]["scenario"]
     feature = claim.get("feature", FEATURE)
-    est = _select(t.ranked, sc, learner, method)
+    est = select_rows(t.ranked, sc, learner, method)
     if est.empty:
         return pd.Series(dtype=float)
     est = est[est["feature"] == feature].set_index("rep")["value"]
@@ -35,7 +35,7 @@ def claim_truth(claim: dict, t: Tables, learner: str) -> float:
     sc = claim["where"]["scenario"]
     feature = claim.get("feature", FEATURE)
     if "truth_method" in claim:
-        tm = _select(t.other, sc, learner, claim["truth_method"])
+        tm = select_rows(t.other, sc, learner, claim["truth_method"])
         tm = tm[tm["feature"] == feature]
         return float(tm["value"].mean()) if len(tm) else np.nan
     table = t.truths.get((sc, claim.get("truth_table", "pfi_x1")))
@@ -63,22 +63,22 @@ def pfi_mse(claim: dict, t: Tables) -> list[dict]:
     """
     z = float(claim.get("z", 3.0))
     r_pub = int(claim.get("published_reps", 1000))
-    methods = _as_list(claim["where"]["method"])
+    methods = as_list(claim["where"]["method"])
     if len(methods) != len(claim["values"]):
         raise ValueError(f"claim {claim['id']}: {len(methods)} methods but "
                          f"{len(claim['values'])} values")
     rows = []
-    for learner in _as_list(claim["where"]["learner"]):
+    for learner in as_list(claim["where"]["learner"]):
         for method, published in zip(methods, claim["values"], strict=True):
             sq = (errors(claim, t, learner, method) ** 2).dropna()
             if sq.empty:
-                rows.append(_row(claim, learner, method, "", "", None)
+                rows.append(claim_row(claim, learner, method, "", "", None)
                             | {"published": f"{published:g}"})
                 continue
             mse, se = _mean_se(sq)
             se_pub = float(sq.std(ddof=1) / np.sqrt(r_pub)) if len(sq) > 1 else np.inf
             bound = z * float(np.hypot(se, se_pub))
-            rows.append(_row(
+            rows.append(claim_row(
                 claim, learner, method, f"MSE {mse:.3g} (SE {se:.2g}, {len(sq)} reps)",
                 f"|MSE - published| <= {z:g} sqrt(SE^2 + SE_pub^2) = {bound:.3g} "
                 f"(SE_pub = sd / sqrt({r_pub}))", abs(mse - published) <= bound,
@@ -99,8 +99,8 @@ def mse_order(claim: dict, t: Tables) -> list[dict]:
     z = float(claim.get("z", 2.0))
     strict = claim.get("expect", "better") == "better"
     rows = []
-    for learner in _as_list(claim["where"]["learner"]):
-        for method in _as_list(claim["where"]["method"]):
+    for learner in as_list(claim["where"]["learner"]):
+        for method in as_list(claim["where"]["method"]):
             parts, oks = [], []
             for other in claim["worse"]:
                 d = _paired(claim, t, learner, method, other)
@@ -113,7 +113,7 @@ def mse_order(claim: dict, t: Tables) -> list[dict]:
             ok = None if None in oks else all(oks)
             test = "< 0" if strict else "<= 0"
             sign = "+" if strict else "-"
-            rows.append(_row(
+            rows.append(claim_row(
                 claim, learner, method,
                 f"MSE difference {'; '.join(parts)}" if parts else "",
                 f"paired MSE difference {sign} {z:g} SE {test}", ok,
@@ -128,16 +128,16 @@ def pfi_bias(claim: dict, t: Tables) -> list[dict]:
     z = float(claim.get("z", 2.0))
     below = claim["expect"] == "below"
     rows = []
-    for learner in _as_list(claim["where"]["learner"]):
-        for method in _as_list(claim["where"]["method"]):
+    for learner in as_list(claim["where"]["learner"]):
+        for method in as_list(claim["where"]["method"]):
             e = errors(claim, t, learner, method).dropna()
             if e.empty:
-                rows.append(_row(claim, learner, method, "", "", None))
+                rows.append(claim_row(claim, learner, method, "", "", None))
                 continue
             mean, se = _mean_se(e)
             ok = mean + z * se < 0 if below else mean - z * se > 0
             truth = claim_truth(claim, t, learner)
-            rows.append(_row(
+            rows.append(claim_row(
                 claim, learner, method,
                 f"mean estimate {truth + mean:.3g} vs truth {truth:.3g} (SE {se:.2g})",
                 f"mean error {'+' if below else '-'} {z:g} SE {'< 0' if below else '> 0'}", ok,
@@ -154,12 +154,12 @@ def depth_trend(claim: dict, t: Tables) -> list[dict]:
     z = float(claim.get("z", 3.0))
     shallow, deep = claim["depths"]
     rows = []
-    for learner in _as_list(claim["where"]["learner"]):
+    for learner in as_list(claim["where"]["learner"]):
         truth = claim_truth(claim, t, learner)
-        for method in _as_list(claim["where"]["method"]):
-            r = _select(t.other, claim["where"]["scenario"], learner, method)
+        for method in as_list(claim["where"]["method"]):
+            r = select_rows(t.other, claim["where"]["scenario"], learner, method)
             if r.empty:
-                rows.append(_row(claim, learner, method, "", "", None))
+                rows.append(claim_row(claim, learner, method, "", "", None))
                 continue
             r = r[r["feature"] == claim.get("feature", FEATURE)]
             wide = r.pivot_table(index="rep", columns="depth", values="value")
@@ -172,7 +172,7 @@ def depth_trend(claim: dict, t: Tables) -> list[dict]:
                 mean, se = _mean_se(hi - lo)
                 ok = abs(mean) <= z * se
                 test = f"|mean(est_{deep} - est_{shallow})| <= {z:g} SE"
-            rows.append(_row(
+            rows.append(claim_row(
                 claim, learner, method,
                 f"mean cs-PFI depth {shallow}: {lo.mean():.3g}, depth {deep}: {hi.mean():.3g} "
                 f"(truth {truth:.3g}; difference {mean:+.3g}, SE {se:.2g}, {len(wide)} reps)",

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from imlbench.metrics.claims import CLAIMS, Tables, _row
+from imlbench.metrics.claims import CLAIMS, Tables, claim_row
 from imlbench.metrics.fidelity_summary import mean_and_se, pair_mean_ranks, pair_means
 
 
@@ -30,7 +30,7 @@ def _rows(claim: dict, body: list[tuple[str, str, str, bool | None]]) -> list[di
     w = claim["where"]
     out = []
     for label, reproduced, tolerance, ok in body:
-        row = _row(claim, w["learner"], f"{w['method']}:{label}", reproduced, tolerance, ok)
+        row = claim_row(claim, w["learner"], f"{w['method']}:{label}", reproduced, tolerance, ok)
         row["scenario"] = f"{claim['family']} (all data sets)"
         out.append(row)
     return out

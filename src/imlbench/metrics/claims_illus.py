@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from imlbench.metrics.claims import CLAIMS, Tables, _combos, _row, _select
+from imlbench.metrics.claims import CLAIMS, Tables, _combos, claim_row, select_rows
 
 #: floor added to an equality tolerance: a curve that is exactly linear for every resample
 #: has a bootstrap SE of 0 and its slope is still computed in floating point.
@@ -30,7 +30,7 @@ EXPECTS = ("positive", "negative", "value")
 
 
 def _feature_rows(claim: dict, t: Tables, learner: str, method: str) -> pd.DataFrame:
-    r = _select(t.other, claim["where"]["scenario"], learner, method)
+    r = select_rows(t.other, claim["where"]["scenario"], learner, method)
     return r[r["feature"] == claim["feature"]] if len(r) else r
 
 
@@ -43,12 +43,12 @@ def pdp_exceeds_observed(claim: dict, t: Tables) -> list[dict]:
         r = _feature_rows(claim, t, learner, method)
         r = r[r["x"] > above] if len(r) else r
         if r.empty:
-            rows.append(_row(claim, learner, method, "", "", None))
+            rows.append(claim_row(claim, learner, method, "", "", None))
             continue
         margin = r["value"] - r["pred_max"]
         ok = bool((margin - z * r["se"] > 0).all())
         worst = int(np.argmin((margin / r["se"]).to_numpy()))
-        rows.append(_row(
+        rows.append(claim_row(
             claim, learner, method,
             f"PDP minus largest prediction ({r['pred_max'].iloc[0]:.3f}) at {len(r)} grid "
             f"values {claim['feature']} > {above:g}: {margin.min():.3f} to {margin.max():.3f}; "
@@ -70,7 +70,7 @@ def effect_slope(claim: dict, t: Tables) -> list[dict]:
     for learner, method in _combos(claim["where"]):
         r = _feature_rows(claim, t, learner, method)
         if r.empty:
-            rows.append(_row(claim, learner, method, "", "", None))
+            rows.append(claim_row(claim, learner, method, "", "", None))
             continue
         slope, se = r["slope"].to_numpy(), r["se"].to_numpy()
         if expect == "positive":
@@ -83,7 +83,7 @@ def effect_slope(claim: dict, t: Tables) -> list[dict]:
         groups = "; ".join(
             (f"group {int(g)} (n = {int(n)}): " if len(r) > 1 else "") + f"{s:.4f} (SE {e:.4f})"
             for g, n, s, e in zip(r["group"], r["n"], slope, se, strict=True))
-        rows.append(_row(claim, learner, method, f"slope of {claim['feature']}: {groups}",
+        rows.append(claim_row(claim, learner, method, f"slope of {claim['feature']}: {groups}",
                          f"{rule} for every curve; SE over {int(r['n_boot'].min())} bootstrap "
                          f"resamples", bool(ok.all())))
     return rows
@@ -98,10 +98,10 @@ def importance_change(claim: dict, t: Tables) -> list[dict]:
     sc = claim["where"]["scenario"]
     rows = []
     for learner, method in _combos(claim["where"]):
-        est = _select(t.other, sc, learner, method)
-        ref = _select(t.other, sc, learner, claim["reference_method"])
+        est = select_rows(t.other, sc, learner, method)
+        ref = select_rows(t.other, sc, learner, claim["reference_method"])
         if est.empty or ref.empty:
-            rows.append(_row(claim, learner, method, "", "", None))
+            rows.append(claim_row(claim, learner, method, "", "", None))
             continue
         stats = {name: d[d["feature"].isin(claim["features"])]
                  .groupby("feature")["value"].agg(["mean", "var", "count"])
@@ -110,7 +110,7 @@ def importance_change(claim: dict, t: Tables) -> list[dict]:
         se = np.sqrt(stats["ref"]["var"] / stats["ref"]["count"]
                      + stats["est"]["var"] / stats["est"]["count"])
         ok = (d - z * se > 0) if expect == "lower" else (d.abs() <= z * se)
-        rows.append(_row(
+        rows.append(claim_row(
             claim, learner, method,
             "; ".join(f"{f}: {stats['ref'].loc[f, 'mean']:.3f} -> {stats['est'].loc[f, 'mean']:.3f}"
                       f" (difference {d[f]:.3f}, SE {se[f]:.3f})" for f in d.index),
