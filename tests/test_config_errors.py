@@ -25,8 +25,10 @@ VENV_BIN = REPO / ".venv" / "bin"
 STUDY = "extrapolation"
 
 REGISTERED_LEARNERS = "bagging, gbm, knn, lm, mlp, none, rf, svm, tree, truth"
-REGISTERED_DGPS = ("ale_book_ch6, ale_book_ch7, bikeshare, copula_linear, cspfi_simulation, "
-                   "gaussian_noise_features, "
+REGISTERED_DGPS = ("ale_book_ch6, ale_book_ch7, bikeshare, bikeshare_daily, cc18_substitute, "
+                   "copula_linear, cspfi_simulation, gaussian_noise_features, "
+                   "illus_bivariate_normal, illus_collinear, illus_gamma_log, illus_mixture, "
+                   "illus_rounded_linear, illus_triangle, regression_table, "
                    "stratpd_synthetic, stratpd_weight")
 STUDY_LEARNERS = "rf, mlp, lm, gbm, svm, knn, rf100, bagging100"
 
@@ -116,7 +118,7 @@ CASES = {
     ),
     "unknown_study": (
         "config", _set("studies", value=["extrapolation", "shapley"]), "key studies",
-        ["shapley", "allowed: extrapolation"],
+        ["shapley", "allowed: conditional_subgroups, extrapolation"],
     ),
     "unknown_dgp": (
         "study", _set("scenarios", "main", "dgp", value="copula"), "key scenarios.main.dgp",
