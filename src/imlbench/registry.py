@@ -41,3 +41,15 @@ class Registry(Generic[T]):
 
     def __contains__(self, name: Any) -> bool:
         return name in self._items
+
+
+def import_modules(package: str, prefix: str) -> None:
+    """Import every module of ``package`` whose name starts with ``prefix`` (study-specific
+    modules that register their entries when imported)."""
+    import importlib
+    import pkgutil
+
+    pkg = importlib.import_module(package)
+    for info in pkgutil.iter_modules(pkg.__path__):
+        if info.name.startswith(prefix):
+            importlib.import_module(f"{package}.{info.name}")

@@ -53,7 +53,7 @@ from imlbench.explain.shapley import (
     shapley_tree,
 )
 from imlbench.explain.stratpd import catstratpd, stratpd
-from imlbench.registry import Registry
+from imlbench.registry import Registry, import_modules
 
 
 @dataclass
@@ -650,17 +650,5 @@ def _linear_theory(ctx: ExplainContext, params: dict, rng: np.random.Generator) 
     return pd.DataFrame({"feature": ctx.feature_names, "value": 2.0 * beta**2 * var})
 
 
-def _load_method_modules() -> None:
-    """Import the study-specific method modules (``explain/methods_*.py``); each registers its
-    methods with :func:`method`."""
-    import importlib
-    import pkgutil
-
-    import imlbench.explain as pkg
-
-    for info in pkgutil.iter_modules(pkg.__path__):
-        if info.name.startswith("methods_"):
-            importlib.import_module(f"imlbench.explain.{info.name}")
-
-
-_load_method_modules()
+# the study-specific method modules (explain/methods_*.py) register theirs with `method`
+import_modules("imlbench.explain", "methods_")

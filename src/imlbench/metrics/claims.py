@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from imlbench.registry import Registry
+from imlbench.registry import Registry, import_modules
 
 
 @dataclass
@@ -188,17 +188,5 @@ def evaluate(claims: list[dict], tables: Tables, scenarios: set[str]) -> pd.Data
     return pd.DataFrame(rows, columns=cols)
 
 
-def _load_claim_modules() -> None:
-    """Import the study-specific claim modules (``metrics/claims_*.py``); each registers its
-    kinds in :data:`CLAIMS`."""
-    import importlib
-    import pkgutil
-
-    import imlbench.metrics as pkg
-
-    for info in pkgutil.iter_modules(pkg.__path__):
-        if info.name.startswith("claims_"):
-            importlib.import_module(f"imlbench.metrics.{info.name}")
-
-
-_load_claim_modules()
+# the study-specific claim modules (metrics/claims_*.py) register their kinds in CLAIMS
+import_modules("imlbench.metrics", "claims_")
