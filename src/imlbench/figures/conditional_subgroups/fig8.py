@@ -14,7 +14,7 @@ from imlbench.figures import FIGURES
 from imlbench.figures import style as st
 from imlbench.figures.conditional_subgroups.simulation import cells, grid, panel_title
 
-TREES = {"depth_cart": ("CART", "#1b9e77"), "depth_trtr": ("distribution tree", "#66a61e")}
+TREES = {"depth_cart": ("CART", "#1b9e77"), "depth_trtr": ("distribution tree", "#7570b3")}
 
 
 @FIGURES.register("conditional_subgroups.fig8")

@@ -100,8 +100,9 @@ def violin_figure(inputs: st.Inputs, spec: dict, out_png, out_pdf, learner: str)
             ax.axhline(truth, **{**st.THEORY, "color": st.TRUTH})
             top = max(float(np.max(d)) for d in data)
             for x, d in enumerate(data, start=1):
-                ax.text(x, top, f"{np.mean((d - truth) ** 2):.3g}", ha="center", va="bottom",
-                        fontsize=style["font_size"] - 2)
+                mse = float(np.mean((d - truth) ** 2))
+                ax.text(x, top, f"{mse:.0f}" if mse >= 100 else f"{mse:.3g}", ha="center",
+                        va="bottom", fontsize=style["font_size"] - 2)
             ax.set_xticks(range(1, len(present) + 1), [METHODS[m][0] for m in present])
             panel_title(ax, dep, n, p, i == 0, k == 0)
     st.legend_below(fig, [Line2D([], [], **{**st.THEORY, "color": st.TRUTH},
