@@ -2,9 +2,10 @@
 
 Every fit and explain job writes Snakemake's benchmark record (wall seconds, CPU seconds,
 peak memory) under ``results/<study>/benchmarks/<stage>/<scenario>/<chunk>.tsv``. This script
-sums them per study and scenario, divides by the repetitions the run had, and multiplies by
-the repetitions of the target profile (the sizes of a scenario are the same in both, or the
-extrapolation is refused for it):
+sums the wall seconds per study and scenario (the jobs are single-threaded, so their wall time
+bounds their CPU time from above; Snakemake's sampled ``cpu_time`` misses part of short jobs),
+divides by the repetitions the run had, and multiplies by the repetitions of the target profile
+(the sizes of a scenario are the same in both, or the extrapolation is refused for it):
 
     uv run python benchmarks/workflow_cost.py --study conditional_subgroups \
         --measured default --target paper
@@ -33,7 +34,7 @@ def job_costs(root: Path, study: str) -> pd.DataFrame:
 
 
 def extrapolate(root: Path, study: str, measured: str, target: str) -> pd.DataFrame:
-    """CPU seconds per scenario: measured, per repetition, and scaled to ``target``'s reps."""
+    """Job seconds per scenario: measured, per repetition, and scaled to ``target``'s reps."""
     jobs = job_costs(root, study)
     if jobs.empty:
         raise SystemExit(f"no benchmark records under results/{study}/benchmarks")
@@ -45,9 +46,9 @@ def extrapolate(root: Path, study: str, measured: str, target: str) -> pd.DataFr
         m, t = have[sc], want.get(sc)
         comparable = t is not None and (m.n, m.n_test, m.test_fraction) == (
             t.n, t.n_test, t.test_fraction)
-        per_rep = part["cpu_time"].sum() / m.reps
-        out.append({"scenario": sc, "jobs": len(part), "cpu_s": part["cpu_time"].sum(),
-                    "reps": m.reps, "cpu_s_per_rep": per_rep,
+        per_rep = part["s"].sum() / m.reps
+        out.append({"scenario": sc, "jobs": len(part), "job_s": part["s"].sum(),
+                    "reps": m.reps, "job_s_per_rep": per_rep,
                     "target_reps": t.reps if t else 0,
                     "target_cpu_h": per_rep * t.reps / 3600 if comparable else float("nan"),
                     "target_jobs": 3 * len(t.chunks) if t else 0,
@@ -65,7 +66,7 @@ def main() -> None:
     table = extrapolate(Path(args.root), args.study, args.measured, args.target)
     with pd.option_context("display.width", 200, "display.max_rows", 500):
         print(table.round(2).to_string(index=False))
-    print(f"\nmeasured: {table['cpu_s'].sum() / 60:.1f} CPU minutes in {table['jobs'].sum()} "
+    print(f"\nmeasured: {table['job_s'].sum() / 60:.1f} job minutes in {table['jobs'].sum()} "
           f"fit/explain jobs; {args.target}: {table['target_cpu_h'].sum():.1f} CPU hours in "
           f"about {table['target_jobs'].sum()} data/fit/explain jobs")
 
