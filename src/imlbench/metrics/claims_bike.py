@@ -38,10 +38,10 @@ def _other(claim: dict, t: Tables, method: str | None = None) -> pd.DataFrame:
     return select_rows(t.other, sc, learner, method or m)
 
 
-def _sub(claim: dict, suffix: str, published: str | None = None) -> dict:
-    """The claim relabelled for one of its rows (one feature, one split point)."""
-    out = {**claim, "id": f"{claim['id']}-{suffix}"}
-    return out if published is None else {**out, "published": published}
+def _sub(claim: dict, published: str) -> dict:
+    """The claim for one of its rows (one feature, one split point): the same id, with the
+    row's own published value."""
+    return {**claim, "published": published}
 
 
 def _missing(claim: dict, reproduced: str) -> dict:
@@ -64,7 +64,7 @@ def predictability_table(claim: dict, t: Tables) -> list[dict]:
     est = _other(claim, t)
     rows = []
     for feature, published in claim["values"].items():
-        sub = _sub(claim, feature, f"{feature}: {published}%")
+        sub = _sub(claim, f"{feature}: {published}%")
         hit = est[est["feature"] == feature] if len(est) else est
         if hit.empty:
             rows.append(_missing(sub, f"{feature} is not in the data (the ISLP days cover one "
@@ -179,7 +179,7 @@ def split_points(claim: dict, t: Tables) -> list[dict]:
     fitted = on.loc[on["boot"] == -1, "threshold"].to_numpy()
     rows = []
     for v in claim["points"]:
-        sub = _sub(claim, f"{v:g}", f"{claim['split_feature']} split at {v:g}")
+        sub = _sub(claim, f"{claim['split_feature']} split at {v:g}")
         if not len(fitted):
             rows.append(claim_row(sub, learner, m, f"no split on {claim['split_feature']}", "",
                              False))
