@@ -16,9 +16,8 @@ import pandas as pd
 
 from imlbench.data.bikeshare import daily_from_islp, load_uci_day
 from imlbench.dgp.base import DGPS
-from imlbench.dgp.real_data import TableDGP
+from imlbench.dgp.real_data import TableDGP, check_source
 
-SOURCES = ("islp", "uci")
 #: level names of the integer-coded features (the paper's labels where it has them)
 LEVELS: dict[str, dict[int, str]] = {
     "season": {1: "WINTER", 2: "SPRING", 3: "SUMMER", 4: "FALL"},
@@ -35,14 +34,7 @@ class BikeDaily(TableDGP):
     """The daily rows of ``source`` (``islp`` or ``uci`` with ``path``); see the module doc."""
 
     def __init__(self, source: str = "islp", path: str | None = None) -> None:
-        if source not in SOURCES:
-            raise ValueError(
-                f"bikeshare_daily: source must be one of {', '.join(SOURCES)}, got {source!r}"
-            )
-        if source == "uci" and path is None:
-            raise ValueError("bikeshare_daily: source='uci' needs path, the location of day.csv")
-        if source == "islp" and path is not None:
-            raise ValueError("bikeshare_daily: path is only read with source='uci'")
+        check_source("bikeshare_daily", source, path, "day.csv")
         self.source, self.path = source, path
 
     def load(self) -> pd.DataFrame:

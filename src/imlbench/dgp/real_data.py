@@ -53,6 +53,18 @@ class TableDGP(DGP):
         return data.iloc[rows].reset_index(drop=True)
 
 
+def check_source(dgp: str, source: str, path: str | None, file: str) -> None:
+    """Validate a bike-sharing ``source`` (offline ``islp``, or ``uci`` read from ``path``)."""
+    if source not in BIKESHARE_SOURCES:
+        raise ValueError(
+            f"{dgp}: source must be one of {', '.join(BIKESHARE_SOURCES)}, got {source!r}"
+        )
+    if source == "uci" and path is None:
+        raise ValueError(f"{dgp}: source='uci' needs path, the location of {file}")
+    if source == "islp" and path is not None:
+        raise ValueError(f"{dgp}: path is only read with source='uci'")
+
+
 @DGPS.register("bikeshare")
 class BikeShare(TableDGP):
     """The bike-sharing hours: ``source="islp"`` (2011, ships with ISLP) or ``"uci"``.
@@ -62,14 +74,7 @@ class BikeShare(TableDGP):
     """
 
     def __init__(self, source: str = "islp", path: str | None = None) -> None:
-        if source not in BIKESHARE_SOURCES:
-            raise ValueError(
-                f"bikeshare: source must be one of {', '.join(BIKESHARE_SOURCES)}, got {source!r}"
-            )
-        if source == "uci" and path is None:
-            raise ValueError("bikeshare: source='uci' needs path, the location of hour.csv")
-        if source == "islp" and path is not None:
-            raise ValueError("bikeshare: path is only read with source='uci'")
+        check_source("bikeshare", source, path, "hour.csv")
         self.source = source
         self.path = path
 

@@ -38,7 +38,14 @@ def as_list(v) -> list:
     return [v] if isinstance(v, str) else list(v)
 
 
-def _combos(where: dict) -> list[tuple[str, str]]:
+def mean_and_se(values: pd.Series) -> tuple[float, float]:
+    """Mean of the non-missing ``values`` and its standard error (inf with fewer than two)."""
+    v = values.dropna()
+    se = float(v.std(ddof=1) / np.sqrt(len(v))) if len(v) > 1 else np.inf
+    return float(v.mean()), se
+
+
+def combos(where: dict) -> list[tuple[str, str]]:
     return [(lrn, m) for lrn in as_list(where["learner"]) for m in as_list(where["method"])]
 
 
@@ -70,7 +77,7 @@ def ranks_match_theory(claim: dict, t: Tables) -> list[dict]:
     col = f"rank_{claim.get('truth', 'marginal')}"
     tie = truth.groupby(col)[col].transform("size")
     rows = []
-    for learner, method in _combos(claim["where"]):
+    for learner, method in combos(claim["where"]):
         r = select_rows(t.ranked, sc, learner, method)
         if r.empty:
             rows.append(claim_row(claim, learner, method, "", "", None))
@@ -98,7 +105,7 @@ def rank_order(claim: dict, t: Tables) -> list[dict]:
     z = float(claim.get("z", 2.0))
     sc = claim["where"]["scenario"]
     rows = []
-    for learner, method in _combos(claim["where"]):
+    for learner, method in combos(claim["where"]):
         r = select_rows(t.ranked, sc, learner, method)
         if r.empty:
             rows.append(claim_row(claim, learner, method, "", "", None))
@@ -126,7 +133,7 @@ def matches_model_theory(claim: dict, t: Tables) -> list[dict]:
     z = float(claim.get("z", 3.0))
     sc = claim["where"]["scenario"]
     rows = []
-    for learner, method in _combos(claim["where"]):
+    for learner, method in combos(claim["where"]):
         est = select_rows(t.ranked, sc, learner, method)
         theory = select_rows(t.other, sc, learner, claim["theory_method"])
         if est.empty or theory.empty:
@@ -154,7 +161,7 @@ def rejection_rate(claim: dict, t: Tables) -> list[dict]:
     alpha = float(claim.get("alpha", 0.05))
     sc = claim["where"]["scenario"]
     rows = []
-    for learner, method in _combos(claim["where"]):
+    for learner, method in combos(claim["where"]):
         r = select_rows(t.other, sc, learner, method)
         if r.empty:
             rows.append(claim_row(claim, learner, method, "", "", None))

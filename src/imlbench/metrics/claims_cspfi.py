@@ -13,7 +13,14 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from imlbench.metrics.claims import CLAIMS, Tables, as_list, claim_row, select_rows
+from imlbench.metrics.claims import (
+    CLAIMS,
+    Tables,
+    as_list,
+    claim_row,
+    mean_and_se,
+    select_rows,
+)
 
 FEATURE = "x1"
 
@@ -45,13 +52,6 @@ def claim_truth(claim: dict, t: Tables, learner: str) -> float:
     return float(table["value"].iloc[0])
 
 
-def _mean_se(v: pd.Series) -> tuple[float, float]:
-    v = v.dropna()
-    if len(v) < 2:
-        return float(v.mean()) if len(v) else np.nan, np.inf
-    return float(v.mean()), float(v.std(ddof=1) / np.sqrt(len(v)))
-
-
 @CLAIMS.register("pfi_mse")
 def pfi_mse(claim: dict, t: Tables) -> list[dict]:
     """Published MSE of each method (``values``, in the order of ``where.method``) against ours.
@@ -75,7 +75,7 @@ def pfi_mse(claim: dict, t: Tables) -> list[dict]:
                 rows.append(claim_row(claim, learner, method, "", "", None)
                             | {"published": f"{published:g}"})
                 continue
-            mse, se = _mean_se(sq)
+            mse, se = mean_and_se(sq)
             se_pub = float(sq.std(ddof=1) / np.sqrt(r_pub)) if len(sq) > 1 else np.inf
             bound = z * float(np.hypot(se, se_pub))
             rows.append(claim_row(
@@ -107,7 +107,7 @@ def mse_order(claim: dict, t: Tables) -> list[dict]:
                 if d.empty:
                     oks.append(None)
                     continue
-                mean, se = _mean_se(d)
+                mean, se = mean_and_se(d)
                 oks.append(mean + z * se < 0 if strict else mean - z * se <= 0)
                 parts.append(f"vs {other}: {mean:+.3g} (SE {se:.2g})")
             ok = None if None in oks else all(oks)
@@ -134,7 +134,7 @@ def pfi_bias(claim: dict, t: Tables) -> list[dict]:
             if e.empty:
                 rows.append(claim_row(claim, learner, method, "", "", None))
                 continue
-            mean, se = _mean_se(e)
+            mean, se = mean_and_se(e)
             ok = mean + z * se < 0 if below else mean - z * se > 0
             truth = claim_truth(claim, t, learner)
             rows.append(claim_row(
@@ -165,11 +165,11 @@ def depth_trend(claim: dict, t: Tables) -> list[dict]:
             wide = r.pivot_table(index="rep", columns="depth", values="value")
             lo, hi = wide[shallow], wide[deep]
             if claim["expect"] == "approaches":
-                mean, se = _mean_se((hi - truth) ** 2 - (lo - truth) ** 2)
+                mean, se = mean_and_se((hi - truth) ** 2 - (lo - truth) ** 2)
                 ok = mean + z * se < 0
                 test = f"mean(e_{deep}^2 - e_{shallow}^2) + {z:g} SE < 0"
             else:
-                mean, se = _mean_se(hi - lo)
+                mean, se = mean_and_se(hi - lo)
                 ok = abs(mean) <= z * se
                 test = f"|mean(est_{deep} - est_{shallow})| <= {z:g} SE"
             rows.append(claim_row(

@@ -12,8 +12,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from imlbench.metrics.claims import CLAIMS, Tables, claim_row
-from imlbench.metrics.fidelity_summary import mean_and_se, pair_mean_ranks, pair_means
+from imlbench.metrics.claims import CLAIMS, Tables, claim_row, mean_and_se
+from imlbench.metrics.fidelity_summary import pair_mean_ranks, pair_means
 
 
 def _estimates(claim: dict, t: Tables) -> pd.DataFrame:

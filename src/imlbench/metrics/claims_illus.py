@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from imlbench.metrics.claims import CLAIMS, Tables, _combos, claim_row, select_rows
+from imlbench.metrics.claims import CLAIMS, Tables, claim_row, combos, select_rows
 
 #: floor added to an equality tolerance: a curve that is exactly linear for every resample
 #: has a bootstrap SE of 0 and its slope is still computed in floating point.
@@ -39,7 +39,7 @@ def pdp_exceeds_observed(claim: dict, t: Tables) -> list[dict]:
     z = float(claim.get("z", 2.0))
     above = float(claim["above"])
     rows = []
-    for learner, method in _combos(claim["where"]):
+    for learner, method in combos(claim["where"]):
         r = _feature_rows(claim, t, learner, method)
         r = r[r["x"] > above] if len(r) else r
         if r.empty:
@@ -67,7 +67,7 @@ def effect_slope(claim: dict, t: Tables) -> list[dict]:
     z = float(claim.get("z", 3.0 if expect == "value" else 2.0))
     target = float(claim.get("value", 0.0))
     rows = []
-    for learner, method in _combos(claim["where"]):
+    for learner, method in combos(claim["where"]):
         r = _feature_rows(claim, t, learner, method)
         if r.empty:
             rows.append(claim_row(claim, learner, method, "", "", None))
@@ -97,7 +97,7 @@ def importance_change(claim: dict, t: Tables) -> list[dict]:
     z = float(claim.get("z", 2.0 if expect == "lower" else 3.0))
     sc = claim["where"]["scenario"]
     rows = []
-    for learner, method in _combos(claim["where"]):
+    for learner, method in combos(claim["where"]):
         est = select_rows(t.other, sc, learner, method)
         ref = select_rows(t.other, sc, learner, claim["reference_method"])
         if est.empty or ref.empty:

@@ -14,7 +14,14 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from imlbench.metrics.claims import CLAIMS, Tables, as_list, claim_row, select_rows
+from imlbench.metrics.claims import (
+    CLAIMS,
+    Tables,
+    as_list,
+    claim_row,
+    mean_and_se,
+    select_rows,
+)
 
 
 def losses(claim: dict, t: Tables, learner: str, method: str, column: str = "value"
@@ -36,14 +43,20 @@ def table5_statistic(loss: pd.Series) -> float:
 
 def _paired(tab: pd.DataFrame, a: str, b: str) -> tuple[float, float, int]:
     """Mean and standard error of loss_a - loss_b over the (rep, feature) units."""
-    d = (tab[a] - tab[b]).dropna()
-    se = float(d.std(ddof=1) / np.sqrt(len(d))) if len(d) > 1 else np.inf
-    return float(d.mean()), se, len(d)
+    d = tab[a] - tab[b]
+    return (*mean_and_se(d), int(d.notna().sum()))
 
 
-def _pairs(claim: dict) -> list[tuple[str, str]]:
-    """The claim's ``pairs``: [effect, reference] lists."""
-    return [(str(a), str(b)) for a, b in claim["pairs"]]
+def _each_pair(claim: dict, t: Tables):
+    """(learner, row label, loss table, first, second) for every learner, method and pair of
+    the claim's ``pairs``; the table is None where either effect has no losses."""
+    for learner in as_list(claim["where"]["learner"]):
+        for method in as_list(claim["where"]["method"]):
+            tab = losses(claim, t, learner, method)
+            for a, b in claim["pairs"]:
+                a, b = str(a), str(b)
+                found = not tab.empty and a in tab and b in tab
+                yield learner, f"{method}: {a} vs {b}", tab if found else None, a, b
 
 
 @CLAIMS.register("fidelity_order")
@@ -57,24 +70,20 @@ def fidelity_order(claim: dict, t: Tables) -> list[dict]:
     z = float(claim.get("z", 2.0))
     strict = claim.get("expect", "lower") == "lower"
     rows = []
-    for learner in as_list(claim["where"]["learner"]):
-        for method in as_list(claim["where"]["method"]):
-            tab = losses(claim, t, learner, method)
-            for better, worse in _pairs(claim):
-                label = f"{method}: {better} vs {worse}"
-                if tab.empty or better not in tab or worse not in tab:
-                    rows.append(claim_row(claim, learner, label, "", "", None))
-                    continue
-                d, se, k = _paired(tab, worse, better)
-                ok = d - z * se > 0 if strict else d + z * se >= 0
-                rows.append(claim_row(
-                    claim, learner, label,
-                    f"median over features {better} {table5_statistic(tab[better]):.4g}, "
-                    f"{worse} {table5_statistic(tab[worse]):.4g}; mean paired difference "
-                    f"{d:.4g} (SE {se:.3g}, {k} feature x rep units)",
-                    f"difference {'-' if strict else '+'} {z:g} SE "
-                    f"{'> 0' if strict else '>= 0'} ({z:g} SE = {z * se:.3g})", bool(ok),
-                ))
+    for learner, label, tab, better, worse in _each_pair(claim, t):
+        if tab is None:
+            rows.append(claim_row(claim, learner, label, "", "", None))
+            continue
+        d, se, k = _paired(tab, worse, better)
+        ok = d - z * se > 0 if strict else d + z * se >= 0
+        rows.append(claim_row(
+            claim, learner, label,
+            f"median over features {better} {table5_statistic(tab[better]):.4g}, "
+            f"{worse} {table5_statistic(tab[worse]):.4g}; mean paired difference "
+            f"{d:.4g} (SE {se:.3g}, {k} feature x rep units)",
+            f"difference {'-' if strict else '+'} {z:g} SE "
+            f"{'> 0' if strict else '>= 0'} ({z:g} SE = {z * se:.3g})", bool(ok),
+        ))
     return rows
 
 
@@ -86,24 +95,20 @@ def fidelity_close(claim: dict, t: Tables) -> list[dict]:
     z = float(claim.get("z", 2.0))
     margin = float(claim.get("margin", 0.05))
     rows = []
-    for learner in as_list(claim["where"]["learner"]):
-        for method in as_list(claim["where"]["method"]):
-            tab = losses(claim, t, learner, method)
-            for effect, ref in _pairs(claim):
-                label = f"{method}: {effect} vs {ref}"
-                if tab.empty or effect not in tab or ref not in tab:
-                    rows.append(claim_row(claim, learner, label, "", "", None))
-                    continue
-                d, se, k = _paired(tab, effect, ref)
-                bound = margin * float(tab[ref].mean())
-                rows.append(claim_row(
-                    claim, learner, label,
-                    f"median over features {effect} {table5_statistic(tab[effect]):.4g}, "
-                    f"{ref} {table5_statistic(tab[ref]):.4g}; mean paired difference {d:.4g} "
-                    f"(SE {se:.3g}, {k} feature x rep units)",
-                    f"|difference| + {z:g} SE = {abs(d) + z * se:.3g} <= {margin:g} x mean "
-                    f"{ref} loss = {bound:.3g}", bool(abs(d) + z * se <= bound),
-                ))
+    for learner, label, tab, effect, ref in _each_pair(claim, t):
+        if tab is None:
+            rows.append(claim_row(claim, learner, label, "", "", None))
+            continue
+        d, se, k = _paired(tab, effect, ref)
+        bound = margin * float(tab[ref].mean())
+        rows.append(claim_row(
+            claim, learner, label,
+            f"median over features {effect} {table5_statistic(tab[effect]):.4g}, "
+            f"{ref} {table5_statistic(tab[ref]):.4g}; mean paired difference {d:.4g} "
+            f"(SE {se:.3g}, {k} feature x rep units)",
+            f"|difference| + {z:g} SE = {abs(d) + z * se:.3g} <= {margin:g} x mean "
+            f"{ref} loss = {bound:.3g}", bool(abs(d) + z * se <= bound),
+        ))
     return rows
 
 

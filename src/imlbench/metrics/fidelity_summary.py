@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numpy as np
 import pandas as pd
 
 PAIR = ["scenario", "feature"]
@@ -75,8 +74,3 @@ def random_intercept_effects(df: pd.DataFrame, samplers: Sequence[str],
     return pd.DataFrame(rows)
 
 
-def mean_and_se(values: pd.Series) -> tuple[float, float]:
-    """Mean over (data set, feature) pairs and its standard error (inf with one pair)."""
-    v = values.dropna()
-    se = float(v.std(ddof=1) / np.sqrt(len(v))) if len(v) > 1 else np.inf
-    return float(v.mean()), se

@@ -13,10 +13,9 @@ from imlbench.figures import FIGURES
 from imlbench.figures import style as st
 from imlbench.figures.conditional_subgroups.simulation import (
     METHODS,
+    cell_panels,
     cell_truths,
     cells,
-    grid,
-    panel_title,
 )
 
 
@@ -34,26 +33,19 @@ def draw(inputs: dict[str, list[Path]], spec: dict, out_png: Path, out_pdf: Path
     ]
     mse = table.groupby(["dependence", "n", "p", "learner", "method"])["error2"].mean()
     learners = st.learner_order(table["learner"])
-    rows, cols = grid(table)
-    fig, style = st.new_figure(spec, rows=len(rows), width=3.0 * len(cols), panel_height=2.4)
-    axes = fig.subplots(len(rows), len(cols), squeeze=False, sharex=True)
-    for i, dep in enumerate(rows):
-        for k, (n, p) in enumerate(cols):
-            ax = axes[i, k]
-            for lrn_i, learner in enumerate(learners):
-                xs, ys = [], []
-                for x, m in enumerate(methods):
-                    key = (dep, n, p, learner, m)
-                    if key in mse.index:
-                        xs.append(x + st.dodge(lrn_i, len(learners), 0.5))
-                        ys.append(mse[key])
-                ax.plot(xs, ys, linestyle="none", marker="o", markersize=4,
-                        color=st.look(learner).colour)
-            ax.set_yscale("log")
-            ax.set_xticks(range(len(methods)), [METHODS[m][0] for m in methods])
-            panel_title(ax, dep, n, p, i == 0, k == 0)
-            if k == 0:
-                ax.set_ylabel(ax.get_ylabel().replace("PFI of x1", "MSE (log)"))
+    fig, style, panels = cell_panels(spec, table, ylabel="MSE (log)", sharex=True)
+    for ax, dep, n, p, _, _ in panels:
+        for lrn_i, learner in enumerate(learners):
+            xs, ys = [], []
+            for x, m in enumerate(methods):
+                key = (dep, n, p, learner, m)
+                if key in mse.index:
+                    xs.append(x + st.dodge(lrn_i, len(learners), 0.5))
+                    ys.append(mse[key])
+            ax.plot(xs, ys, linestyle="none", marker="o", markersize=4,
+                    color=st.look(learner).colour)
+        ax.set_yscale("log")
+        ax.set_xticks(range(len(methods)), [METHODS[m][0] for m in methods])
     handles = [Line2D([], [], linestyle="none", marker="o", color=st.look(lrn).colour,
                       label=st.look(lrn).label) for lrn in learners]
     st.legend_below(fig, handles, ncols=len(handles))

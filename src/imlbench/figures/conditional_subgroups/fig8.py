@@ -12,7 +12,7 @@ from pathlib import Path
 
 from imlbench.figures import FIGURES
 from imlbench.figures import style as st
-from imlbench.figures.conditional_subgroups.simulation import cells, grid, panel_title
+from imlbench.figures.conditional_subgroups.simulation import cell_panels, cells
 
 TREES = {"depth_cart": ("CART", "#1b9e77"), "depth_trtr": ("distribution tree", "#7570b3")}
 
@@ -32,27 +32,17 @@ def draw(inputs: dict[str, list[Path]], spec: dict, out_png: Path, out_pdf: Path
         hi=("value", lambda v: v.quantile(0.95)),
         scenario=("scenario", "first"),
     ).reset_index()
-    rows, cols = grid(table)
-    fig, style = st.new_figure(spec, rows=len(rows), width=3.0 * len(cols), panel_height=2.4)
-    axes = fig.subplots(len(rows), len(cols), squeeze=False)
-    for i, dep in enumerate(rows):
-        for k, (n, p) in enumerate(cols):
-            ax = axes[i, k]
-            cell = summary[(summary["dependence"] == dep) & (summary["n"] == n)
-                           & (summary["p"] == p)]
-            if cell.empty:
-                ax.set_visible(False)
-                continue
-            for m, (_, colour) in TREES.items():
-                c = cell[cell["method"] == m].sort_values("depth")
-                ax.fill_between(c["groups"], c["lo"], c["hi"], color=colour, alpha=0.2,
-                                linewidth=0)
-                ax.plot(c["groups"], c["median"], color=colour, marker=".", linewidth=1)
-            ax.axhline(closed[cell["scenario"].iloc[0]], **{**st.THEORY, "color": st.TRUTH})
-            ax.set_xscale("log", base=2)
-            panel_title(ax, dep, n, p, i == 0, k == 0)
-            if i == len(rows) - 1:
-                ax.set_xlabel("number of subgroups")
+    fig, style, panels = cell_panels(spec, summary)
+    for ax, _, _, _, cell, last_row in panels:
+        for m, (_, colour) in TREES.items():
+            c = cell[cell["method"] == m].sort_values("depth")
+            ax.fill_between(c["groups"], c["lo"], c["hi"], color=colour, alpha=0.2,
+                            linewidth=0)
+            ax.plot(c["groups"], c["median"], color=colour, marker=".", linewidth=1)
+        ax.axhline(closed[cell["scenario"].iloc[0]], **{**st.THEORY, "color": st.TRUTH})
+        ax.set_xscale("log", base=2)
+        if last_row:
+            ax.set_xlabel("number of subgroups")
     handles = [Line2D([], [], color=c, marker=".", label=f"{lbl}: median, 5%-95% band")
                for lbl, c in TREES.values()]
     handles.append(Line2D([], [], **{**st.THEORY, "color": st.TRUTH},

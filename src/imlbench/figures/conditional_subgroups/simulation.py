@@ -9,7 +9,6 @@ from imlbench.figures import style as st
 
 if TYPE_CHECKING:
     import pandas as pd
-    from matplotlib.axes import Axes
 
 SCENARIOS = ("independent", "linear", "multilinear", "nonlinear")
 SCENARIO_LABELS = {"independent": "independent", "linear": "linear",
@@ -58,12 +57,27 @@ def cell_truths(inputs: st.Inputs, table: pd.DataFrame) -> pd.Series:
     return pd.Series(out, dtype=float)
 
 
-def panel_title(ax: Axes, dependence: str, n: int, p: int, first_row: bool,
-                first_col: bool) -> None:
-    if first_row:
-        ax.set_title(f"n = {n}, p = {p}")
-    if first_col:
-        ax.set_ylabel(f"{SCENARIO_LABELS[dependence]}\nPFI of x1")
+def cell_panels(spec: dict, table: pd.DataFrame, ylabel: str = "PFI of x1", **subplot_kw):
+    """A figure with one panel per cell of ``table`` (rows: dependence scenario, columns:
+    (n, p)), and for every cell with rows ``(ax, dependence, n, p, cell rows, last row)``;
+    panels of empty cells are hidden."""
+    rows, cols = grid(table)
+    fig, style = st.new_figure(spec, rows=len(rows), width=3.0 * len(cols), panel_height=2.4)
+    axes = fig.subplots(len(rows), len(cols), squeeze=False, **subplot_kw)
+    panels = []
+    for i, dep in enumerate(rows):
+        for k, (n, p) in enumerate(cols):
+            ax = axes[i, k]
+            cell = table[(table["dependence"] == dep) & (table["n"] == n) & (table["p"] == p)]
+            if cell.empty:
+                ax.set_visible(False)
+                continue
+            if i == 0:
+                ax.set_title(f"n = {n}, p = {p}")
+            if k == 0:
+                ax.set_ylabel(f"{SCENARIO_LABELS[dep]}\n{ylabel}")
+            panels.append((ax, dep, n, p, cell, i == len(rows) - 1))
+    return fig, style, panels
 
 
 def violin_figure(inputs: st.Inputs, spec: dict, out_png, out_pdf, learner: str) -> None:
@@ -76,35 +90,26 @@ def violin_figure(inputs: st.Inputs, spec: dict, out_png, out_pdf, learner: str)
     table = cells(st.estimates(inputs, *methods))
     table = table[(table["learner"] == learner) & (table["feature"] == "x1")]
     truths = cell_truths(inputs, table)
-    rows, cols = grid(table)
-    fig, style = st.new_figure(spec, rows=len(rows), width=3.0 * len(cols), panel_height=2.4)
-    axes = fig.subplots(len(rows), len(cols), squeeze=False)
-    for i, dep in enumerate(rows):
-        for k, (n, p) in enumerate(cols):
-            ax = axes[i, k]
-            cell = table[(table["dependence"] == dep) & (table["n"] == n) & (table["p"] == p)]
-            present = [m for m in methods if m in set(cell["method"])]
-            if cell.empty:
-                ax.set_visible(False)
-                continue
-            sc = cell["scenario"].iloc[0]
-            truth = truths.get((sc, learner), np.nan)
-            data = [cell.loc[cell["method"] == m, "value"].to_numpy() for m in present]
-            parts = ax.violinplot(data, showmedians=True, widths=0.8)
-            for body, m in zip(parts["bodies"], present, strict=True):
-                body.set_facecolor(METHODS[m][1])
-                body.set_alpha(0.6)
-            for key in ("cmedians", "cmins", "cmaxes", "cbars"):
-                parts[key].set_color("0.25")
-                parts[key].set_linewidth(0.8)
-            ax.axhline(truth, **{**st.THEORY, "color": st.TRUTH})
-            top = max(float(np.max(d)) for d in data)
-            for x, d in enumerate(data, start=1):
-                mse = float(np.mean((d - truth) ** 2))
-                ax.text(x, top, f"{mse:.0f}" if mse >= 100 else f"{mse:.3g}", ha="center",
-                        va="bottom", fontsize=style["font_size"] - 2)
-            ax.set_xticks(range(1, len(present) + 1), [METHODS[m][0] for m in present])
-            panel_title(ax, dep, n, p, i == 0, k == 0)
+    fig, style, panels = cell_panels(spec, table)
+    for ax, _, _, _, cell, _ in panels:
+        present = [m for m in methods if m in set(cell["method"])]
+        sc = cell["scenario"].iloc[0]
+        truth = truths.get((sc, learner), np.nan)
+        data = [cell.loc[cell["method"] == m, "value"].to_numpy() for m in present]
+        parts = ax.violinplot(data, showmedians=True, widths=0.8)
+        for body, m in zip(parts["bodies"], present, strict=True):
+            body.set_facecolor(METHODS[m][1])
+            body.set_alpha(0.6)
+        for key in ("cmedians", "cmins", "cmaxes", "cbars"):
+            parts[key].set_color("0.25")
+            parts[key].set_linewidth(0.8)
+        ax.axhline(truth, **{**st.THEORY, "color": st.TRUTH})
+        top = max(float(np.max(d)) for d in data)
+        for x, d in enumerate(data, start=1):
+            mse = float(np.mean((d - truth) ** 2))
+            ax.text(x, top, f"{mse:.0f}" if mse >= 100 else f"{mse:.3g}", ha="center",
+                    va="bottom", fontsize=style["font_size"] - 2)
+        ax.set_xticks(range(1, len(present) + 1), [METHODS[m][0] for m in present])
     st.legend_below(fig, [Line2D([], [], **{**st.THEORY, "color": st.TRUTH},
                                  label="true conditional PFI"),
                           Line2D([], [], color="0.25", label="median and range"),
