@@ -49,7 +49,8 @@ def main(argv: list[str] | None = None) -> int:
                        help="output path, or name=path pairs for several outputs "
                             "(fit: learner=path; explain: learner/method=path)")
         if name == "explain":
-            p.add_argument("--models", nargs="+", required=True, help="learner=path pairs")
+            p.add_argument("--models", nargs="*", default=[],
+                           help="learner=path pairs (none when the scenario fits no models)")
         if name == "compare":
             p.add_argument("--estimates", nargs="*", default=[])
             p.add_argument("--truths", nargs="*", default=[])
@@ -102,7 +103,7 @@ def _run(args: argparse.Namespace) -> int:
         outs = _pairs(args.out)
         compare.run_compare(study, [Path(p) for p in args.estimates],
                             [Path(p) for p in args.truths], outs["ranks"], outs["mean_ranks"],
-                            outs["scorecard"], seed)
+                            outs["scorecard"], outs["summary"], seed)
     elif args.stage == "figure":
         from imlbench.figures import FIGURES, load_figures
 

@@ -10,28 +10,34 @@ from imlbench.config import Study
 from imlbench.io import read_many, read_parquet, write_parquet
 from imlbench.metrics.claims import Tables, evaluate
 from imlbench.metrics.ranks import add_ranks, mean_ranks
+from imlbench.metrics.refit_coverage import summarise
 
-#: method kinds the compare stage reads: ranked importances, model-level truths, tests, and
-#: per-repetition metrics (data and model fidelity).
-COMPARED_KINDS = ("importance", "theory", "test", "metric")
+#: method kinds the compare stage reads: ranked importances, model-level truths, tests,
+#: per-repetition metrics (data and model fidelity) and per-refit values (summarised into
+#: interval coverage, :mod:`imlbench.metrics.refit_coverage`).
+COMPARED_KINDS = ("importance", "theory", "test", "metric", "refits")
 
 
 def run_compare(study: Study, estimates: list[Path], truths: list[Path], out_ranks: Path,
-                out_mean_ranks: Path, out_scorecard: Path, base_seed: int) -> None:
-    importance, other = [], []
+                out_mean_ranks: Path, out_scorecard: Path, out_summary: Path,
+                base_seed: int) -> None:
+    importance, other, refits = [], [], []
     for path in estimates:
         kind = study.method_kind(Path(path).parent.name)
         if kind in COMPARED_KINDS:
-            (importance if kind == "importance" else other).append(path)
+            {"importance": importance, "refits": refits}.get(kind, other).append(path)
     ranked = add_ranks(read_many(importance)) if importance else pd.DataFrame()
+    summary = summarise(refits) if refits else pd.DataFrame()
     truth, by_estimand = {}, {}
     for path in truths:
         t = read_parquet(path)
         by_estimand[(t["scenario"].iloc[0], Path(path).stem)] = t
         if Path(path).stem == "importance":
             truth[t["scenario"].iloc[0]] = t
-    tables = Tables(ranked=ranked, truth=truth, other=read_many(other), truths=by_estimand)
+    tables = Tables(ranked=ranked, truth=truth, other=read_many(other), truths=by_estimand,
+                    summary=summary)
     seed = [base_seed, study.name, "compare"]
+    write_parquet(summary, out_summary, config_hash=study.hash(), seed=seed)
     write_parquet(ranked, out_ranks, config_hash=study.hash(), seed=seed)
     write_parquet(mean_ranks(ranked) if len(ranked) else ranked, out_mean_ranks,
                   config_hash=study.hash(), seed=seed)

@@ -85,6 +85,9 @@ class Scenario:
     swept: dict = field(default_factory=dict)
     #: share of the drawn rows held out as test rows (then ``n`` counts all drawn rows).
     test_fraction: float = 0.0
+    #: whether the fit stage fits each learner per repetition (false: the methods refit
+    #: the learners themselves and need no fitted model).
+    fit_models: bool = True
 
     @property
     def chunks(self) -> list[str]:
@@ -188,6 +191,7 @@ def expand_scenarios(family: str, spec: dict, profile: str) -> list[Scenario]:
             reps=reps, chunk_size=max(1, min(reps, chunk)),
             learners=tuple(spec["learners"]), methods=tuple(spec["methods"]), swept=swept,
             test_fraction=float(spec.get("test_fraction", 0.0)),
+            fit_models=bool(spec.get("fit_models", True)),
         ))
     return out
 

@@ -106,8 +106,8 @@ def run_explain(study: Study, scenario: str, chunk: str, base_seed: int, data: P
     features = feature_columns(df)
     # fitted samplers depend on the repetition's training rows only: shared by the learners
     samplers: dict[int, dict] = {rep: {} for rep in sc.chunk_reps(chunk)}
-    for learner, model_path in models.items():
-        fitted = load_object(model_path)
+    for learner in dict.fromkeys(lrn for lrn, _ in outs):
+        fitted = load_object(models[learner]) if learner in models else {}
         build = learner_factory(study, learner, threads)
         methods = [m for (lrn, m) in outs if lrn == learner]
         results: dict[str, list[pd.DataFrame]] = {m: [] for m in methods}
@@ -124,7 +124,7 @@ def run_explain(study: Study, scenario: str, chunk: str, base_seed: int, data: P
                     return fit_quietly(_b(int_seed(_r)), Xn, yn).predict
 
                 ctx = ExplainContext(
-                    model=fitted[rep], X=X, y=y, feature_names=features, dgp=dgp, fit=fit,
+                    model=fitted.get(rep), X=X, y=y, feature_names=features, dgp=dgp, fit=fit,
                     fixed_rng=lambda label: rng_for(base_seed, study.name, label),
                     X_test=X_test, y_test=y_test, max_rows=max_rows,
                     sampler_rng=lambda key, _rep=rep: rng_for(

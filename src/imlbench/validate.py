@@ -133,6 +133,13 @@ def _check_scenarios(study: Study) -> None:
                           f"method {m!r} needs {', '.join(sorted(missing))}, which learner "
                           f"{learner!r} with DGP {sc.dgp!r} lacks; restrict it with "
                           f"methods.{m}.learners; allowed: {', '.join(able) or 'none'}")
+        if not sc.fit_models:
+            fitted = [m for m in sc.methods if study.method_kind(m) != "refits"]
+            if fitted:
+                _fail(study, f"{key}.fit_models",
+                      f"fit_models is false, so no model is fitted per repetition, but "
+                      f"method(s) {', '.join(fitted)} use the fitted model; allowed: methods "
+                      f"that refit the learner themselves (kind refits)")
         if sc.n is not None and sc.n < 10:
             _fail(study, f"{key}.n", f"at least 10 training rows are needed, got {sc.n}")
 

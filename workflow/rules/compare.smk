@@ -12,6 +12,7 @@ rule compare:
         ranks="results/{study}/metrics/ranks.parquet",
         mean_ranks="results/{study}/metrics/mean_ranks.parquet",
         scorecard="results/{study}/scorecard.parquet",
+        summary="results/{study}/metrics/summary.parquet",
     params:
         fp=lambda w: fingerprint(STUDIES[w.study].claims),
     log:
@@ -19,7 +20,7 @@ rule compare:
     shell:
         "{CLI} compare --study {wildcards.study} --estimates {input.estimates} "
         "--truths {input.truths} --out ranks={output.ranks} mean_ranks={output.mean_ranks} "
-        "scorecard={output.scorecard} 2> {log}"
+        "scorecard={output.scorecard} summary={output.summary} 2> {log}"
 
 
 rule scorecard:

@@ -15,6 +15,7 @@ for _study in STUDIES.values():
                 models=[
                     model_path(_study.name, _sc.name, learner, "{chunk}")
                     for learner in _sc.learners
+                    if _sc.fit_models
                 ],
             output:
                 **{

@@ -18,6 +18,7 @@ for _study in STUDIES.values():
                 estimates=estimates_of(_study, _scs),
                 truth=[p for sc in _scs for p in truth_paths(_study.name, sc).values()],
                 ranks=[f"results/{_study.name}/metrics/ranks.parquet"],
+                summary=[f"results/{_study.name}/metrics/summary.parquet"],
                 data=[f"results/{_study.name}/data/{sc.name}/c0.parquet" for sc in _scs],
             output:
                 png=report(
@@ -33,7 +34,7 @@ for _study in STUDIES.values():
                 caption=_spec["caption"],
                 title=_spec["title"],
                 inputs=lambda w, input: " ".join(
-                    f"{role}={p}" for role in ("estimates", "truth", "ranks", "data")
+                    f"{role}={p}" for role in ("estimates", "truth", "ranks", "summary", "data")
                     for p in input[role]
                 ),
             log:

@@ -3,6 +3,8 @@
 # The models are temporary: deleted once explained, never needed by a later rerun.
 for _study in STUDIES.values():
     for _sc in _study.scenarios.values():
+        if not _sc.fit_models:
+            continue
 
         rule:
             name:

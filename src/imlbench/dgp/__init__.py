@@ -8,6 +8,8 @@ from imlbench.dgp import (  # noqa: F401
     effect_examples,
     gaussian_noise_features,
     illustrations,
+    pd_pfi_simulation,
+    pdpfi_application,
     real_data,
     regression_tables,
 )

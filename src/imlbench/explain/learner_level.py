@@ -37,7 +37,7 @@ def resample_splits(
     for _ in range(m):
         if scheme == "bootstrap":
             train = rng.integers(0, n, size=n)
-            test = np.setdiff1d(np.arange(n), train)
+            test = np.flatnonzero(np.bincount(train, minlength=n) == 0)
         else:
             perm = rng.permutation(n)
             train, test = perm[: int(TRAIN_SHARE * n)], perm[int(TRAIN_SHARE * n):]

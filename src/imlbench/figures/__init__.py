@@ -1,7 +1,7 @@
 """Figures by name: one function per published figure, reading Parquet only.
 
 A figure function has the signature ``(inputs, spec, out_png, out_pdf)``: ``inputs``
-maps a role (``estimates``, ``truth``, ``ranks``, ``data``) to Parquet paths, ``spec``
+maps a role (``estimates``, ``truth``, ``ranks``, ``summary``, ``data``) to Parquet paths, ``spec``
 is the figure's entry of the study file (title, caption, style). The function
 registered as ``<study>.<figN>`` lives in ``figures/<study>/<figN>.py``, so the
 workflow can rerun exactly the figure whose code changed.

@@ -84,6 +84,31 @@ def _tree(params: dict, random_state: int, threads: int) -> Any:
     return DecisionTreeRegressor(**{"min_samples_leaf": 5, **params}, random_state=random_state)
 
 
+def _cart(params: dict, random_state: int, threads: int) -> Any:
+    """CART with R rpart's stopping rules, cp included (see :mod:`.compact`)."""
+    from imlbench.learners.compact import RpartTree
+
+    return RpartTree(**params, random_state=random_state)
+
+
+def _ols(params: dict, random_state: int, threads: int) -> Any:
+    """Least squares with an intercept, as ``lm`` without scikit-learn's input checks."""
+    from imlbench.learners.compact import LeastSquares
+
+    if params:
+        raise ValueError(f"the ols learner takes no parameters, got {', '.join(params)}")
+    return LeastSquares()
+
+
+def _forest(params: dict, random_state: int, threads: int) -> Any:
+    """The random forest of ``rf`` for many small refits: the same trees, without
+    scikit-learn's per-tree overhead and out-of-bag bookkeeping (see :mod:`.compact`)."""
+    from imlbench.learners.compact import CompactForest
+
+    defaults = {"n_estimators": 500, "max_features": 1 / 3, "min_samples_leaf": 5}
+    return CompactForest(**{**defaults, **params}, random_state=random_state)
+
+
 def _mlp(params: dict, random_state: int, threads: int) -> Any:
     """One hidden layer of logistic units fitted by L-BFGS, as R's ``nnet``.
 
@@ -132,6 +157,9 @@ for _name, _build, _caps in [
     ("knn", _knn, set()),
     ("lm", _lm, {"linear"}),
     ("tree", _tree, set()),
+    ("cart", _cart, set()),
+    ("forest", _forest, set()),
+    ("ols", _ols, {"linear"}),
     ("mlp", _mlp, set()),
     ("truth", _truth, {"oracle"}),
     ("none", _none, set()),

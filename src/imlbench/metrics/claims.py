@@ -26,6 +26,8 @@ class Tables:
     other: pd.DataFrame  # non-importance estimates (tests, model-level truths, metrics)
     #: every truth table by (scenario, estimand), e.g. ("n300_scenariolinear_p10", "pfi_x1")
     truths: dict[tuple[str, str], pd.DataFrame] = field(default_factory=dict)
+    #: interval coverage summarised from per-refit values (see metrics/refit_coverage.py)
+    summary: pd.DataFrame = field(default_factory=pd.DataFrame)
 
 
 Claim = Callable[[dict, Tables], list[dict]]
