@@ -9,6 +9,7 @@ from imlbench.dgp import (  # noqa: F401
     gaussian_noise_features,
     illustrations,
     pd_pfi_simulation,
+    pd_uncertainty_toy,
     pdpfi_application,
     real_data,
     regression_tables,
