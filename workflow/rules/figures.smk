@@ -19,7 +19,8 @@ for _study in STUDIES.values():
                 truth=[p for sc in _scs for p in truth_paths(_study.name, sc).values()],
                 ranks=[f"results/{_study.name}/metrics/ranks.parquet"],
                 summary=[f"results/{_study.name}/metrics/summary.parquet"],
-                data=[f"results/{_study.name}/data/{sc.name}/c0.parquet" for sc in _scs],
+                data=[f"results/{_study.name}/data/{sc.name}/c0.parquet" for sc in _scs
+                      if sc.chunks],  # a scenario may run no repetitions in a profile
             output:
                 png=report(
                     f"results/{_study.name}/figures/{_fig}.png",

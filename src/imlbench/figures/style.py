@@ -155,6 +155,16 @@ def data(inputs: Inputs) -> pd.DataFrame:
     )
 
 
+def summary(inputs: Inputs) -> pd.DataFrame:
+    """The compare stage's coverage summary, restricted to the figure's scenarios."""
+    from imlbench.io import read_many
+
+    table = read_many(inputs.get("summary", []))
+    if table.empty:
+        raise ValueError("no coverage summary among the inputs")
+    return table[table["scenario"].isin(scenarios(inputs))]
+
+
 def ranks(inputs: Inputs) -> pd.DataFrame:
     """Per-repetition importance ranks of the figure's scenarios."""
     from imlbench.io import read_many

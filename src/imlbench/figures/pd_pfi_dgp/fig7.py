@@ -1,0 +1,16 @@
+"""Fig. 7 of Molnar et al., "Relating the PDP and PFI to the data generating process"
+(App. H): Coverage of the learner-PD bands against the number of refits, n = 100; rows:
+DGP, columns: learner; colours: sampling strategy, dashed: naive, solid: corrected variance.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from imlbench.figures import FIGURES
+from imlbench.figures.pd_pfi_dgp.coverage import draw_refit_grid
+
+
+@FIGURES.register("pd_pfi_dgp.fig7")
+def draw(inputs: dict[str, list[Path]], spec: dict, out_png: Path, out_pdf: Path) -> None:
+    draw_refit_grid(inputs, spec, out_png, out_pdf, quantity="pd", measure="coverage")
