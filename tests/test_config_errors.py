@@ -24,11 +24,12 @@ REPO = Path(__file__).resolve().parents[1]
 VENV_BIN = REPO / ".venv" / "bin"
 STUDY = "extrapolation"
 
-REGISTERED_LEARNERS = "bagging, gbm, knn, lm, mlp, none, rf, svm, tree, truth"
+REGISTERED_LEARNERS = "bagging, cart, forest, gbm, knn, lm, mlp, none, ols, rf, svm, tree, truth"
 REGISTERED_DGPS = ("ale_book_ch6, ale_book_ch7, bikeshare, bikeshare_daily, cc18_substitute, "
                    "copula_linear, cspfi_simulation, gaussian_noise_features, "
                    "illus_bivariate_normal, illus_collinear, illus_gamma_log, illus_mixture, "
-                   "illus_rounded_linear, illus_triangle, regression_table, "
+                   "illus_rounded_linear, illus_triangle, pdp_uncertainty_toy, "
+                   "pdpfi_application, pdpfi_simulation, regression_table, "
                    "stratpd_synthetic, stratpd_weight")
 STUDY_LEARNERS = "rf, mlp, lm, gbm, svm, knn, rf100, bagging100"
 
@@ -116,9 +117,14 @@ CASES = {
         "config", _set("profile", value="fast"), "key profile",
         ["'fast'", "allowed: smoke, default, paper"],
     ),
+    "fit_models_false_with_a_fitted_model_method": (
+        "study", _set("scenarios", "main", "fit_models", value=False),
+        "key scenarios.main.fit_models",
+        ["fit_models is false", "pfi", "allowed: methods that refit the learner themselves"],
+    ),
     "unknown_study": (
         "config", _set("studies", value=["extrapolation", "shapley"]), "key studies",
-        ["shapley", "allowed: conditional_subgroups, extrapolation"],
+        ["shapley", "allowed: conditional_subgroups, extrapolation, pd_pfi_dgp"],
     ),
     "unknown_dgp": (
         "study", _set("scenarios", "main", "dgp", value="copula"), "key scenarios.main.dgp",
@@ -129,8 +135,8 @@ CASES = {
         "key scenarios.main.learners", ["'xgb'", f"allowed: {STUDY_LEARNERS}"],
     ),
     "unknown_registered_learner": (
-        "study", _set("learners", "rf", "learner", value="forest"), "key learners.rf.learner",
-        ["'forest'", f"allowed: {REGISTERED_LEARNERS}"],
+        "study", _set("learners", "rf", "learner", value="randomforest"), "key learners.rf.learner",
+        ["'randomforest'", f"allowed: {REGISTERED_LEARNERS}"],
     ),
     "unknown_method": (
         "study", _set("methods", "pfi", "method", value="permutation"), "key methods.pfi.method",
@@ -213,7 +219,7 @@ def _check_message(msg: str, path: Path, key: str, fragments: list[str]) -> None
 
 def test_shipped_config_is_valid(root):
     cfg, studies = load_config(root)
-    assert set(studies) == {STUDY, "conditional_subgroups"}
+    assert set(studies) == {STUDY, "conditional_subgroups", "pd_pfi_dgp"}
     for profile in ("smoke", "paper"):
         _, studies = load_config(root, {**cfg, "profile": profile})
         assert {s.profile for s in studies.values()} == {profile}
