@@ -87,20 +87,25 @@ def _z(claim: dict) -> float:
     return float(claim.get("z", 2.0))
 
 
+def _column_checks(claim: dict, t: Tables, holds, tolerance: str) -> list[dict]:
+    """One row per learner: ``holds(row)`` for every cell and column of ``columns``."""
+    claim = {**claim, "tolerance_text": tolerance}
+    rows = []
+    for learner in as_list(claim["where"]["learner"]):
+        checks = [(f"{sc} {q} {col} {r['coverage']:.3f} (SE {r['coverage_se']:.3f})", holds(r))
+                  for sc, q, cells in _cells(claim, t, learner, claim["columns"],
+                                             claim.get("m", 15))
+                  for col, r in cells.items()]
+        rows.append(_pattern_row(claim, learner, "/".join(claim["columns"]), checks))
+    return rows
+
+
 @CLAIMS.register("coverage_below")
 def coverage_below(claim: dict, t: Tables) -> list[dict]:
     """Every cell's coverage of ``columns`` is below ``level``: c + z SE < level."""
     z, level = _z(claim), float(claim.get("level", NOMINAL))
-    claim = {**claim, "tolerance_text": f"coverage + {z:g} SE < {level:g} in every cell"}
-    rows = []
-    for learner in as_list(claim["where"]["learner"]):
-        checks = []
-        for sc, q, cells in _cells(claim, t, learner, claim["columns"], claim.get("m", 15)):
-            for col, r in cells.items():
-                checks.append((f"{sc} {q} {col} {r['coverage']:.3f} (SE {r['coverage_se']:.3f})",
-                               r["coverage"] + z * r["coverage_se"] < level))
-        rows.append(_pattern_row(claim, learner, "/".join(claim["columns"]), checks))
-    return rows
+    return _column_checks(claim, t, lambda r: r["coverage"] + z * r["coverage_se"] < level,
+                          f"coverage + {z:g} SE < {level:g} in every cell")
 
 
 @CLAIMS.register("coverage_near")
@@ -108,16 +113,9 @@ def coverage_near(claim: dict, t: Tables) -> list[dict]:
     """Every cell's coverage of ``columns`` is ``level``: |c - level| <= z SE + ``slack``
     (the paper's rounding of its 0.94-0.95)."""
     z, level, slack = _z(claim), float(claim.get("level", NOMINAL)), float(claim["slack"])
-    claim = {**claim, "tolerance_text": f"|coverage - {level:g}| <= {z:g} SE + {slack:g}"}
-    rows = []
-    for learner in as_list(claim["where"]["learner"]):
-        checks = []
-        for sc, q, cells in _cells(claim, t, learner, claim["columns"], claim.get("m", 15)):
-            for col, r in cells.items():
-                checks.append((f"{sc} {q} {col} {r['coverage']:.3f} (SE {r['coverage_se']:.3f})",
-                               abs(r["coverage"] - level) <= z * r["coverage_se"] + slack))
-        rows.append(_pattern_row(claim, learner, "/".join(claim["columns"]), checks))
-    return rows
+    return _column_checks(
+        claim, t, lambda r: abs(r["coverage"] - level) <= z * r["coverage_se"] + slack,
+        f"|coverage - {level:g}| <= {z:g} SE + {slack:g}")
 
 
 @CLAIMS.register("coverage_gap_closed")
