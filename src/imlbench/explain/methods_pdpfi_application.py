@@ -32,7 +32,6 @@ import numpy as np
 import pandas as pd
 from scipy.stats import t as student_t
 
-import imlbench.dgp.pdpfi_application  # noqa: F401  (registers the application's DGP)
 from imlbench.explain.batching import DEFAULT_MAX_ROWS, predict_rows
 from imlbench.explain.effects import ice, partial_dependence
 from imlbench.explain.grids import make_grid
