@@ -1,7 +1,7 @@
 """The whole workflow on the smoke profile, in a scratch copy of the project.
 
 Runs ``snakemake --cores 2 --config profile=smoke`` (minutes), checks that every figure of
-every enabled study, the scorecards and the rank tables exist and are non-empty, that a
+every enabled study, the scorecards, rank tables and coverage summaries exist, that a
 second dry run has nothing to do, and that ``snakemake --report`` builds the report.
 Deselect with ``pytest -m "not e2e"``.
 """
@@ -72,7 +72,7 @@ def _expected_outputs(workdir: Path) -> list[Path]:
     for name, study in studies.items():
         base = workdir / "results" / name
         out += [base / "scorecard.parquet", base / "metrics" / "ranks.parquet",
-                base / "metrics" / "mean_ranks.parquet"]
+                base / "metrics" / "mean_ranks.parquet", base / "metrics" / "summary.parquet"]
         assert study.figures, f"study {name} lists no figures"
         for fig in study.figures:
             out += [base / "figures" / f"{fig}.png", base / "figures" / f"{fig}.pdf"]
@@ -102,8 +102,13 @@ def test_scorecard_has_every_claim(workdir, smoke_run):
             ["reproduced", "not reproduced", "no data", "not run in this profile"]).all()
         for claim in study.claims:
             assert claim["id"] in md
-        ranks = read_parquet(workdir / "results" / name / "metrics" / "ranks.parquet")
-        assert len(ranks) and ranks["rank"].notna().all()
+        kinds = {study.method_kind(m) for m in study.methods}
+        if "importance" in kinds:
+            ranks = read_parquet(workdir / "results" / name / "metrics" / "ranks.parquet")
+            assert len(ranks) and ranks["rank"].notna().all()
+        if "refits" in kinds:
+            summary = read_parquet(workdir / "results" / name / "metrics" / "summary.parquet")
+            assert len(summary) and summary["coverage"].between(0, 1).all()
 
 
 def test_second_dry_run_has_nothing_to_do(workdir, smoke_run):
