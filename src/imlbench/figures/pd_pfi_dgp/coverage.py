@@ -52,7 +52,8 @@ def refit_curves(ax: Axes, cells: pd.DataFrame, measure: str) -> None:
         ax.set_ylim(bottom=0)
 
 
-def legend_handles() -> list:
+def legend_handles(nominal: bool = True) -> list:
+    """Strategy and variance handles, and the 0.95 line when ``nominal``."""
     from matplotlib.lines import Line2D
 
     handles = []
@@ -63,7 +64,8 @@ def legend_handles() -> list:
                                   label=variant_label(strategy, corrected), markersize=4,
                                   **{k: (v if v is not None else colour)
                                      for k, v in style.items()}))
-    handles.append(Line2D([], [], color="black", linestyle=":", label="0.95"))
+    if nominal:
+        handles.append(Line2D([], [], color="black", linestyle=":", label="0.95"))
     return handles
 
 
@@ -92,7 +94,8 @@ def draw_refit_grid(inputs: dict, spec: dict, out_png, out_pdf, *, quantity: str
                 ax.set_xlabel("Number of model refits m")
             if c == 0:
                 ax.set_ylabel(MEASURES[measure])
-    st.legend_below(fig, legend_handles(), ncols=6, title="Sampling strategy (* corrected)")
+    st.legend_below(fig, legend_handles(measure == "coverage"), ncols=6,
+                    title="Sampling strategy (* corrected)")
     st.save(fig, style, out_png, out_pdf)
 
 
