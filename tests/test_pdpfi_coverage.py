@@ -17,7 +17,7 @@ from imlbench.io import write_parquet
 from imlbench.learners.compact import CompactForest, LeastSquares, RpartTree
 from imlbench.metrics.claims import Tables
 from imlbench.metrics.claims_coverage import coverage_table
-from imlbench.metrics.refit_coverage import interval_halfwidths, summarise
+from imlbench.metrics.refit_coverage import interval_halfwidths, prefix_moments, summarise
 
 GRID = np.array([0.1, 0.3, 0.5, 0.7, 0.9])
 
@@ -108,7 +108,7 @@ def test_refit_sizes_follow_the_strategies():
 def test_halfwidths_equal_the_learner_estimate_interval():
     r = np.random.default_rng(4)
     values = r.normal(size=(3, 30, 4))  # reps x refits x points
-    half = interval_halfwidths(values, c=0.58)
+    half = interval_halfwidths(prefix_moments(values)[1], c=0.58)
     for m in (2, 15, 30):
         lo, hi = LearnerEstimate(values[1, :m]).interval(c=0.58)
         np.testing.assert_allclose(half[m - 2, 1], (hi - lo) / 2, rtol=1e-10)

@@ -57,27 +57,29 @@ def _cube(df: pd.DataFrame, keys: pd.DataFrame) -> np.ndarray:
     return out
 
 
-def interval_halfwidths(values: np.ndarray, c: float) -> np.ndarray:
-    """Half widths t_{1 - alpha/2, m-1} sqrt((1/m + c) s_m^2) for m = 2..M refits, where s_m^2
-    is the sample variance of the first m refits; ``values`` has refits on axis 1.
-    Returns shape (M - 1, reps, k)."""
-    from scipy.stats import t as student_t
-
+def prefix_moments(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Mean and sample variance of the first m refits for m = 2..M; ``values`` has refits on
+    axis 1. Both have shape (M - 1, reps, k)."""
     M = values.shape[1]
     m = np.arange(2, M + 1)[:, None, None]
     csum = np.cumsum(values, axis=1)[:, 1:].transpose(1, 0, 2)
     csq = np.cumsum(values**2, axis=1)[:, 1:].transpose(1, 0, 2)
-    var = np.maximum(csq - csum**2 / m, 0.0) / (m - 1)
+    return csum / m, np.maximum(csq - csum**2 / m, 0.0) / (m - 1)
+
+
+def interval_halfwidths(var: np.ndarray, c: float) -> np.ndarray:
+    """Half widths t_{1 - alpha/2, m-1} sqrt((1/m + c) s_m^2) for the prefix variances of
+    :func:`prefix_moments` (axis 0: m = 2..M)."""
+    from scipy.stats import t as student_t
+
+    m = np.arange(2, var.shape[0] + 2)[:, None, None]
     return student_t.ppf(1 - ALPHA / 2, m - 1) * np.sqrt((1.0 / m + c) * var)
 
 
-def _accumulate(values: np.ndarray, truth: np.ndarray, quantities: np.ndarray, c: float
-                ) -> dict[str, dict[str, np.ndarray]]:
+def _accumulate(means: np.ndarray, var: np.ndarray, truth: np.ndarray, quantities: np.ndarray,
+                c: float) -> dict[str, dict[str, np.ndarray]]:
     """Per quantity: per-rep covered share and width for every m (arrays of shape (M-1, reps))."""
-    M = values.shape[1]
-    means = (np.cumsum(values, axis=1)[:, 1:] / np.arange(2, M + 1)[None, :, None])
-    means = means.transpose(1, 0, 2)
-    half = interval_halfwidths(values, c)
+    half = interval_halfwidths(var, c)
     covered = np.abs(means - truth[None, None, :]) <= half
     return {q: {"covered": covered[:, :, quantities == q].mean(axis=2),
                 "width": 2 * half[:, :, quantities == q].mean(axis=2)}
@@ -97,10 +99,10 @@ def summarise(paths: list[Path]) -> pd.DataFrame:
         sums: dict[tuple, list[np.ndarray]] = defaultdict(list)
         for df in frames:
             for strategy, part in df[df["strategy"] != "truth"].groupby("strategy"):
-                cube = _cube(part, target)
+                means, var = prefix_moments(_cube(part, target))
                 cs = [0.0] + ([nadeau_bengio_c(strategy)] if strategy != "ideal" else [])
                 for c in cs:
-                    for q, res in _accumulate(cube, truth, quantities, c).items():
+                    for q, res in _accumulate(means, var, truth, quantities, c).items():
                         sums[(strategy, c > 0, q)].append(res)
         for (strategy, corrected, q), parts in sums.items():
             covered = np.concatenate([p["covered"] for p in parts], axis=1)
