@@ -29,10 +29,10 @@ from pathlib import Path
 import numpy as np
 from bench_explainers import cpu_model, load  # pins native threads to one
 
-from imlbench.dgp.conditional_subgroups import ConditionalSubgroupsSimulation
 from imlbench.explain.importance import replacement_importance
 from imlbench.explain.samplers import fit_sampler
 from imlbench.learners import fit_quietly, make_learner
+from imlbench.studies.conditional_subgroups.dgp_simulation import ConditionalSubgroupsSimulation
 
 SAMPLERS = {
     "permutation": {},

@@ -21,10 +21,12 @@ import pandas as pd
 
 from imlbench.config import load_study
 from imlbench.dgp.base import make_dgp
-from imlbench.explain.methods_refits import PAPER_GRID
-from imlbench.explain.refit_simulation import RefitDesign, refit_values
+from imlbench.explain.api import METHODS
 from imlbench.learners import fit_quietly
+from imlbench.params import with_defaults
 from imlbench.stages import learner_factory
+from imlbench.studies.pd_pfi_dgp.methods_refits import PAPER_GRID
+from imlbench.studies.pd_pfi_dgp.refit_simulation import RefitDesign, refit_values
 
 ROOT = Path(__file__).resolve().parents[1]
 STUDY = ROOT / "config" / "studies" / "pd_pfi_dgp.yaml"
@@ -58,19 +60,21 @@ def main() -> None:
     parser.add_argument("--profile", nargs="+", default=["default", "paper"])
     args = parser.parse_args()
     rows = []
-    base = load_study(STUDY, "paper", ROOT)
+    base = load_study(STUDY, "paper")
     costs = {}
     for sc in base.scenarios.values():
         if not sc.fit_models:
             for learner in sc.learners:
                 costs[(sc.name, learner)] = seconds_per_refit(base, sc, learner, args.refits)
     for profile in args.profile:
-        study = load_study(STUDY, profile, ROOT)
+        study = load_study(STUDY, profile)
         for sc in study.scenarios.values():
             if sc.fit_models:
                 continue
-            params = study.method_params(sc.methods[0])
-            refits, truth = int(params.get("max_refits", 30)), int(params.get("truth_fits", 0))
+            method = sc.methods[0]
+            params = with_defaults(METHODS.get(study.methods[method]["method"]).params,
+                                   study.method_params(method))
+            refits, truth = params["max_refits"], params["truth_fits"]
             for learner in sc.learners:
                 c = costs[(sc.name, learner)]
                 per_rep = refits * (c["ideal"] + c["bootstrap"] + c["subsampling"]) \

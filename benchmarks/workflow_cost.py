@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from imlbench.config import load_study
+from imlbench.config import load_study, study_path
 
 
 def job_costs(root: Path, study: str) -> pd.DataFrame:
@@ -38,9 +38,9 @@ def extrapolate(root: Path, study: str, measured: str, target: str) -> pd.DataFr
     jobs = job_costs(root, study)
     if jobs.empty:
         raise SystemExit(f"no benchmark records under results/{study}/benchmarks")
-    path = root / "config" / "studies" / f"{study}.yaml"
-    have = load_study(path, measured, root).scenarios
-    want = load_study(path, target, root).scenarios
+    path = study_path(root, study)
+    have = load_study(path, measured).scenarios
+    want = load_study(path, target).scenarios
     out = []
     for sc, part in jobs.groupby("scenario"):
         m, t = have[sc], want.get(sc)

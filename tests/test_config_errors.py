@@ -1,5 +1,6 @@
 """Each configuration error stops the run with ONE message naming the file, the key and the
-allowed values: through ``load_config``, ``python -m imlbench check`` and ``snakemake -n``.
+allowed values, before any job: through ``check_config``, ``python -m imlbench check`` and
+``snakemake -n``.
 
 Every broken configuration is a copy of ``config/`` and ``workflow/schemas/`` in a temporary
 directory with one edit of the YAML.
@@ -18,19 +19,17 @@ import pytest
 import yaml
 
 from imlbench.cli import main as cli_main
-from imlbench.config import ConfigError, load_config
+from imlbench.config import ConfigError
+from imlbench.validate import check_config
 
 REPO = Path(__file__).resolve().parents[1]
 VENV_BIN = REPO / ".venv" / "bin"
 STUDY = "extrapolation"
 
 REGISTERED_LEARNERS = "bagging, cart, forest, gbm, knn, lm, mlp, none, ols, rf, svm, tree, truth"
-REGISTERED_DGPS = ("ale_book_ch6, ale_book_ch7, bikeshare, bikeshare_daily, cc18_substitute, "
-                   "copula_linear, cspfi_simulation, gaussian_noise_features, "
-                   "illus_bivariate_normal, illus_collinear, illus_gamma_log, illus_mixture, "
-                   "illus_rounded_linear, illus_triangle, pdp_uncertainty_toy, "
-                   "pdpfi_application, pdpfi_simulation, regression_table, "
-                   "stratpd_synthetic, stratpd_weight")
+# the DGPs this study may use: the layers' and its own (other studies' are not allowed)
+REGISTERED_DGPS = ("ale_book_ch6, ale_book_ch7, bikeshare, copula_linear, "
+                   "gaussian_noise_features, stratpd_synthetic, stratpd_weight")
 STUDY_LEARNERS = "rf, mlp, lm, gbm, svm, knn, rf100, bagging100"
 
 
@@ -172,7 +171,7 @@ CASES = {
     "unknown_sampler": (
         "study", _add_method("cs", {"method": "conditional_pfi", "params": {"sampler": "ctree"}}),
         "key methods.cs.params.sampler",
-        ["'ctree'", "allowed: permutation, subgroups, gaussian, knockoff, impute_rf, exact"],
+        ["'ctree'", "allowed: exact, gaussian, impute_rf, knockoff, permutation, subgroups"],
     ),
     "oob_on_learner_without_oob": (
         "study", _set("methods", "oob", "learners", value=["rf", "svm"]),
@@ -193,6 +192,75 @@ CASES = {
         "study", _set("scenarios", "bike", "params",
                       value={"source": "uci", "path": "/nonexistent/hour.csv"}),
         "key scenarios.bike.params", ["'bikeshare'", "/nonexistent/hour.csv"],
+    ),
+    # typed method parameters: checked before any job runs, not by int() inside a job
+    "method_parameter_of_the_wrong_type": (
+        "study", _set("methods", "pfi", "params", "n_repeats", value="many"),
+        "key methods.pfi.params.n_repeats", ["'many'", "allowed: an integer >= 1"],
+    ),
+    "method_parameter_outside_the_allowed_set": (
+        "study", _set("methods", "pfi", "params", "aggregate", value="mode"),
+        "key methods.pfi.params.aggregate", ["'mode'", "allowed: mean, median"],
+    ),
+    "method_parameter_wrong_in_another_profile": (
+        "study", _set("methods", "pfi", "params", "n_repeats",
+                      value={"smoke": 1, "default": 1, "paper": 0}),
+        "key methods.pfi.params.n_repeats", ["0", "(profile paper)", "allowed: an integer >= 1"],
+    ),
+    "grid_kind_outside_the_allowed_set": (
+        "study", _set("methods", "pdp", "params", "grid", "kind", value="log"),
+        "key methods.pdp.params.grid.kind",
+        ["'log'", "allowed: equidistant, quantile, values, levels"],
+    ),
+    "unknown_sampler_parameter": (
+        "study", _add_method("cs", {"method": "conditional_pfi",
+                                    "params": {"sampler": "subgroups",
+                                               "sampler_params": {"depth": 3}}}),
+        "key methods.cs.params.sampler_params",
+        ["depth", "allowed: alpha, categorical_columns, cp, max_depth"],
+    ),
+    "conditional_pfi_without_a_sampler": (  # the sampler decides the estimand: no default
+        "study", _add_method("cs", {"method": "conditional_pfi"}), "key methods.cs.params",
+        ["sampler", "must be given", "allowed: sampler: exact, gaussian, impute_rf"],
+    ),
+    "test_data_without_test_rows": (
+        "study", _set("methods", "pfi", "params", "data", value="test"),
+        "key methods.pfi.params.data", ["has no test rows", "n_test", "allowed: train"],
+    ),
+    "test_method_without_test_rows": (
+        "study", _append("scenarios", "main", "methods", value="test_permute"),
+        "key scenarios.main.n_test",
+        ["'test_permute' needs test rows", "allowed: n_test >= 1 or test_fraction"],
+    ),
+    "unknown_dgp_parameter": (
+        "study", _set("scenarios", "main", "params", "betas", value=[1.0]),
+        "key scenarios.main.params",
+        ["betas", "'copula_linear'", "allowed: beta, rho, noise_sd"],
+    ),
+    "unknown_learner_parameter": (
+        "study", _set("learners", "rf", "params", "n_trees", value=100),
+        "key learners.rf.params",
+        ["n_trees", "'rf'", "allowed: ccp_alpha, criterion, max_depth"],
+    ),
+    "claim_parameter_of_the_wrong_type": (
+        "study", _set("claims", 0, "z", value="three"), "key claims[0].z",
+        ["'three'", "allowed: a number >= 0"],
+    ),
+    "claim_parameter_not_accepted": (
+        "study", _set("claims", 0, "sigma", value=3), "key claims[0]",
+        ["sigma", "claim kind 'ranks_match_theory'", "allowed: truth, z"],
+    ),
+    "claim_names_an_unknown_method": (
+        "study", _set("claims", 6, "theory_method", value="lm_thoery"),
+        "key claims[6].theory_method", ["'lm_thoery'", "allowed: pfi, oob, oob_raw, lm_theory"],
+    ),
+    "figure_roles_do_not_match_its_function": (
+        "study", _set("figures", "fig_3", "methods", value={"pdp": "pdp_x1"}),
+        "key figures.fig_3.methods", ["pdp", "extrapolation.fig3", "allowed: pdp, ice"],
+    ),
+    "figure_role_names_an_unknown_method": (
+        "study", _set("figures", "fig_3", "methods", "ice", value="ice_x2"),
+        "key figures.fig_3.methods.ice", ["'ice_x2'", "allowed: pfi, oob"],
     ),
     "study_unknown_top_level_key": (
         "study", _set("sweeps", value={}), "key (top level)",
@@ -218,10 +286,10 @@ def _check_message(msg: str, path: Path, key: str, fragments: list[str]) -> None
 
 
 def test_shipped_config_is_valid(root):
-    cfg, studies = load_config(root)
+    cfg, studies = check_config(root)
     assert set(studies) == {STUDY, "conditional_subgroups", "pd_pfi_dgp"}
     for profile in ("smoke", "paper"):
-        _, studies = load_config(root, {**cfg, "profile": profile})
+        _, studies = check_config(root, {**cfg, "profile": profile})
         assert {s.profile for s in studies.values()} == {profile}
 
 
@@ -229,7 +297,7 @@ def test_shipped_config_is_valid(root):
 def test_config_error_message(root, case):
     path, key, fragments = _break(root, case)
     with pytest.raises(ConfigError) as exc:
-        load_config(root)
+        check_config(root)
     _check_message(str(exc.value), path, key, fragments)
 
 
@@ -267,10 +335,15 @@ def test_python_m_imlbench_check_ok(root):
     assert f"{STUDY}:" in res.stdout
 
 
-def test_snakemake_dry_run_fails_before_any_job(tmp_path):
+@pytest.mark.parametrize("case", [
+    "unknown_learner_in_scenario", "method_parameter_not_accepted",
+    "method_parameter_of_the_wrong_type", "method_parameter_outside_the_allowed_set",
+    "test_data_without_test_rows", "unknown_dgp_parameter", "unknown_learner_parameter",
+])
+def test_snakemake_dry_run_fails_before_any_job(tmp_path, case):
     shutil.copytree(REPO / "config", tmp_path / "config")
     (tmp_path / "workflow").symlink_to(REPO / "workflow")
-    path, key, fragments = _break(tmp_path, "unknown_learner_in_scenario")
+    path, key, fragments = _break(tmp_path, case)
     env = {**os.environ, "PATH": f"{VENV_BIN}{os.pathsep}{os.environ.get('PATH', '')}"}
     res = subprocess.run(
         [str(VENV_BIN / "snakemake"), "-s", str(REPO / "Snakefile"), "-d", str(tmp_path),
@@ -286,6 +359,50 @@ def test_snakemake_dry_run_fails_before_any_job(tmp_path):
     # failed while parsing the workflow: no DAG, no job, no output
     assert "Building DAG" not in out and "Job stats" not in out, out
     assert not (tmp_path / "results").exists()
+
+
+TOY = {
+    "title": "A toy study of generic methods",
+    "reference": "none",
+    "learners": {"rf": {"learner": "rf", "params": {"n_estimators": 20}}, "lm": {"learner": "lm"}},
+    "methods": {"pfi": {"method": "pfi", "params": {"n_repeats": 2}},
+                "pdp": {"method": "pdp", "params": {"features": ["x1"]}}},
+    "scenarios": {"example": {"dgp": "ale_book_ch6", "n": 200, "reps": 2,
+                              "learners": ["rf", "lm"], "methods": ["pfi", "pdp"]}},
+}
+
+
+def _toy_study(root: Path, change=None) -> Path:
+    """A study file that no config enables and no package backs: generic entries only."""
+    path = root / "config" / "studies" / "toy.yaml"
+    path.write_text(yaml.safe_dump(TOY, sort_keys=False))
+    if change is not None:
+        _edit(path, change)
+    return path
+
+
+@pytest.mark.parametrize("by", ["path", "name"])
+def test_check_validates_a_study_that_is_not_enabled(root, by, capsys, monkeypatch):
+    monkeypatch.setattr(os, "environ", dict(os.environ))
+    path = _toy_study(root)
+    study = str(path) if by == "path" else "toy"
+    assert cli_main(["--root", str(root), "--profile", "smoke", "check", "--study", study]) == 0
+    assert capsys.readouterr().out.startswith("toy: ")
+
+
+def test_check_reports_the_error_of_a_study_that_is_not_enabled(root, capsys, monkeypatch):
+    monkeypatch.setattr(os, "environ", dict(os.environ))
+    path = _toy_study(root, _set("methods", "pfi", "params", "n_repeats", value="many"))
+    assert cli_main(["--root", str(root), "check", "--study", str(path)]) == 2
+    msg = capsys.readouterr().err.strip().removeprefix("imlbench: configuration error: ")
+    _check_message(msg, path, "key methods.pfi.params.n_repeats",
+                   ["'many'", "allowed: an integer >= 1"])
+
+
+def test_check_names_the_study_files_when_the_study_is_unknown(root, capsys, monkeypatch):
+    monkeypatch.setattr(os, "environ", dict(os.environ))
+    assert cli_main(["--root", str(root), "check", "--study", "shapley"]) == 2
+    assert "allowed: conditional_subgroups, extrapolation, pd_pfi_dgp" in capsys.readouterr().err
 
 
 def test_method_parameters_per_profile(root):

@@ -411,30 +411,30 @@ def _context(dgp, n=300, seed=21):
      {"feature", "row", "x", "value"}),
 ])
 def test_registered_methods_return_tidy_frames(method, params, columns):
-    from imlbench.explain.methods import METHODS
+    from imlbench.explain.api import METHODS
 
     ctx = _context(AleBookCh6("additive"))
-    out = METHODS.get(method).run(ctx, params, rng(22))
+    out = METHODS.get(method)(ctx, params, rng(22))
     assert columns <= set(out.columns) and len(out) > 0
     assert np.isfinite(out["value"]).all()
 
 
 def test_categorical_features_come_from_the_dgp():
-    from imlbench.explain.methods import METHODS
+    from imlbench.explain.api import METHODS
 
     ctx = _context(StratpdWeight(), n=1000)
-    ale = METHODS.get("ale").run(ctx, {"features": ["pregnant"]}, rng(23))
+    ale = METHODS.get("ale")(ctx, {"features": ["pregnant"]}, rng(23))
     assert ale["x"].tolist() == [0.0, 1.0]
     assert ale["value"].diff().iloc[1] == pytest.approx(40.0)
-    strat = METHODS.get("stratpd").run(ctx, {"features": ["pregnant"]}, rng(24))
+    strat = METHODS.get("stratpd")(ctx, {"features": ["pregnant"]}, rng(24))
     assert strat["x"].tolist() == [0.0, 1.0]
 
 
 def test_unknown_feature_is_named():
-    from imlbench.explain.methods import METHODS
+    from imlbench.explain.api import METHODS
 
     with pytest.raises(ValueError, match="feature 'x9' is not in the data; allowed: x1, x2, x3"):
-        METHODS.get("ale").run(_context(AleBookCh6()), {"features": ["x9"]}, rng(25))
+        METHODS.get("ale")(_context(AleBookCh6()), {"features": ["x9"]}, rng(25))
 
 
 def test_grid_outside_the_data_is_rejected_when_not_allowed():

@@ -17,12 +17,12 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVR
 
-from imlbench.dgp.copula_linear import CopulaLinear
 from imlbench.explain.effects import ice, partial_dependence
 from imlbench.explain.importance import permutation_importance
 from imlbench.explain.oob import oob_permutation_importance
-from imlbench.explain.partitions import leaf_rectangles
 from imlbench.explain.relearn import relearn_importance
+from imlbench.studies.extrapolation.dgp_copula import CopulaLinear
+from imlbench.studies.extrapolation.partitions import leaf_rectangles
 
 BETA = np.array([1.0, 1.0, 0.5, 0.0, 1.5])
 GRID = np.array([0.0, 0.05, 0.2, 0.33, 0.5, 0.61, 0.8, 0.95, 1.0])

@@ -195,23 +195,23 @@ def test_median_over_repeats_and_categorical_sampler_error():
     from true_model import true_model_context
 
     from imlbench.dgp.effect_examples import StratpdWeight
+    from imlbench.explain.api import METHODS
     from imlbench.explain.importance import permutation_importance
-    from imlbench.explain.methods import METHODS
 
     d = StratpdWeight()
     X = d.sample_features(400, rng(11))
     y = d.f(X)
 
     ctx = true_model_context(d, X, y)
-    out = METHODS.get("pfi").run(ctx, {"features": ["height"], "n_repeats": 5,
+    out = METHODS.get("pfi")(ctx, {"features": ["height"], "n_repeats": 5,
                                        "aggregate": "median"}, rng(12))
     per_repeat = permutation_importance(d.f, X, y, features=[2], n_repeats=5, rng=rng(12))
     assert out["value"].iloc[0] == pytest.approx(per_repeat["value"].median())
     with pytest.raises(ValueError, match="sampler 'gaussian' draws numeric values and cannot "
                                          "replace categorical feature 1"):
-        METHODS.get("conditional_pfi").run(ctx, {"features": ["pregnant"],
+        METHODS.get("conditional_pfi")(ctx, {"features": ["pregnant"],
                                                  "sampler": "gaussian"}, rng(13))
-    ici = METHODS.get("ici").run(ctx, {"features": ["height"], "n_values": 20}, rng(14))
+    ici = METHODS.get("ici")(ctx, {"features": ["height"], "n_values": 20}, rng(14))
     assert len(ici) == 400 * 20 and set(ici.columns) == {"feature", "row", "x", "value"}
 
 
@@ -222,9 +222,9 @@ def test_monte_carlo_model_truth_and_the_exact_sampler_estimate_agree_for_a_fore
     their combined SE (the estimate's SE from the spread of its per-row terms over the repeats,
     bounded here by the truth's per-row SD scaled to 2,000 rows). The true model's MC truth
     equals the closed form 4 of the linear scenario within its SE."""
-    from imlbench.dgp.conditional_subgroups import ConditionalSubgroupsSimulation
     from imlbench.explain.importance import conditional_importance
     from imlbench.learners import fit_quietly, make_learner
+    from imlbench.studies.conditional_subgroups.dgp_simulation import ConditionalSubgroupsSimulation
     from imlbench.truth.monte_carlo import model_pfi_truth
 
     d = ConditionalSubgroupsSimulation("linear")
@@ -248,18 +248,18 @@ def test_group_pfi_permutes_the_columns_together():
     have SD sqrt(2 * 3.6^2 + 4 * 3.6) = 6.3, the SE over 20,000 rows; the repeats share rows."""
     from true_model import true_model_context
 
-    from imlbench.dgp.conditional_subgroups import ConditionalSubgroupsSimulation
-    from imlbench.explain.methods import METHODS
+    from imlbench.explain.api import METHODS
+    from imlbench.studies.conditional_subgroups.dgp_simulation import ConditionalSubgroupsSimulation
 
     X, y = _linear_gaussian(20_000, 20)
     d = ConditionalSubgroupsSimulation("independent")  # only names and f are used: override f
     ctx = true_model_context(d, X, y)
     ctx.model.predict = lambda Z_: Z_ @ BETA
     ctx.feature_names = ["x1", "x2", "x3"]
-    out = METHODS.get("pfi").run(ctx, {"groups": {"pair": ["x1", "x2"]}, "n_repeats": 3},
+    out = METHODS.get("pfi")(ctx, {"groups": {"pair": ["x1", "x2"]}, "n_repeats": 3},
                                  rng(21))
     want = 2 * BETA[:2] @ SIGMA[:2, :2] @ BETA[:2]
     assert out["feature"].tolist() == ["pair"]
     assert abs(out["value"].iloc[0] - want) <= Z * np.sqrt(2 * want**2 + 4 * want) / np.sqrt(20_000)
     with pytest.raises(ValueError, match="feature 'x9' is not in the data"):
-        METHODS.get("pfi").run(ctx, {"groups": {"bad": ["x1", "x9"]}}, rng(22))
+        METHODS.get("pfi")(ctx, {"groups": {"bad": ["x1", "x9"]}}, rng(22))

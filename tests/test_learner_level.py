@@ -76,13 +76,13 @@ def test_resampling_splits():
 
 def test_registered_learner_pd_pfi_returns_both_intervals():
     from imlbench.dgp.effect_examples import AleBookCh6
-    from imlbench.explain.methods import METHODS, ExplainContext
+    from imlbench.explain.api import METHODS, ExplainContext
 
     r = np.random.default_rng(3)
     X, y = _sample(120, r)
     ctx = ExplainContext(model=None, X=X, y=y, feature_names=["x1", "x2"], dgp=AleBookCh6(),
                          fit=_fit, fixed_rng=lambda label: np.random.default_rng(0))
-    out = METHODS.get("learner_pd_pfi").run(ctx, {"m": 6, "n_permutations": 2}, r)
+    out = METHODS.get("learner_pd_pfi")(ctx, {"m": 6, "n_permutations": 2}, r)
     assert set(out["quantity"]) == {"pd", "pfi"} and len(out) == 2 * 5 + 2
     width_naive = out["upper_naive"] - out["lower_naive"]
     width_corrected = out["upper_corrected"] - out["lower_corrected"]

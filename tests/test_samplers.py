@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from imlbench.dgp.conditional_subgroups import ConditionalSubgroupsSimulation
 from imlbench.explain.importance import replacement_importance
 from imlbench.explain.samplers import fit_sampler
-from imlbench.metrics.mmd import data_fidelity, mmd2
-from imlbench.truth.conditional_subgroups import true_pfi_x1
+from imlbench.stats import data_fidelity, mmd2
+from imlbench.studies.conditional_subgroups.dgp_simulation import ConditionalSubgroupsSimulation
+from imlbench.studies.conditional_subgroups.truth import true_pfi_x1
 
 Z = 4.0  # two-sided bound: a correct sampler fails one check with probability 6e-5
 
@@ -44,7 +44,8 @@ def test_gaussian_family_samplers_draw_the_conditional_law(name, params):
     n = 5000
     train, test = d.sample_features(n, rng(4)), d.sample_features(n, rng(5))
     for sampler, should_pass in ((name, True), ("permutation", False)):
-        fs = fit_sampler(sampler, train, 0, rng(6), params, exact=d.sample_conditional)
+        fs = fit_sampler(sampler, train, 0, rng(6), params if should_pass else {},
+                         exact=d.sample_conditional)
         resid = fs.draw(test, rng(7)) - test[:, 1]
         mean_ok = abs(resid.mean()) <= Z * np.sqrt(2 / n)
         var_ok = abs(resid.var() - 1) <= Z * np.sqrt(2) * np.sqrt(2 / n)
@@ -105,8 +106,9 @@ def _cspfi(d, n, tree, seed, sampler="subgroups"):
     df = d.sample(n, r)
     X, y = df[d.feature_names].to_numpy(), df["y"].to_numpy()
     cut = 2 * n // 3
-    fs = fit_sampler(sampler, X[:cut], 0, r, {"tree": tree, "max_depth": 30,
-                                               "min_node_size": 30, "cp": 0.01})
+    params = ({"tree": tree, "max_depth": 30, "min_node_size": 30, "cp": 0.01}
+              if sampler == "subgroups" else {})
+    fs = fit_sampler(sampler, X[:cut], 0, r, params)
     res = replacement_importance(d.f, X[cut:], y[cut:], lambda X_, j, r_: fs.draw(X_, r_),
                                  features=[0], n_repeats=1, rng=r)
     return float(res["value"].iloc[0])
@@ -153,8 +155,11 @@ def test_mmd_ranks_a_conditional_sampler_above_permutation():
 
 
 @pytest.mark.parametrize("name, params, exc, message", [
-    ("conditional_forest", {}, ValueError, "sampler 'conditional_forest' is not one of"),
-    ("subgroups", {"tree": "ctree"}, ValueError, "subgroup tree 'ctree' is not one of cart"),
+    ("conditional_forest", {}, KeyError,
+     "unknown sampler 'conditional_forest'; allowed: exact, gaussian, impute_rf"),
+    ("subgroups", {"tree": "ctree"}, ValueError, "tree: 'ctree' is not allowed; allowed: cart, "
+                                                 "distribution"),
+    ("subgroups", {"depth": 3}, ValueError, "unknown parameter.*depth of sampler 'subgroups'"),
     ("subgroups", {"min_node_size": 100}, ValueError, "needs at least 2 x min_node_size = 200"),
     ("exact", {}, ValueError, "needs a DGP with a known conditional law"),
 ])
@@ -172,7 +177,7 @@ def test_unknown_feature_index_is_rejected():
 def test_registered_conditional_pfi_and_cs_pdp():
     from true_model import true_model_context
 
-    from imlbench.explain.methods import METHODS
+    from imlbench.explain.api import METHODS
 
     d = ConditionalSubgroupsSimulation("nonlinear")
     df = d.sample(900, rng(26))
@@ -180,10 +185,10 @@ def test_registered_conditional_pfi_and_cs_pdp():
 
     ctx = true_model_context(d, X, y)
     for sampler in ("subgroups", "exact", "permutation"):
-        out = METHODS.get("conditional_pfi").run(ctx, {"features": ["x1"], "sampler": sampler},
+        out = METHODS.get("conditional_pfi")(ctx, {"features": ["x1"], "sampler": sampler},
                                                  rng(27))
         assert out["feature"].tolist() == ["x1"] and np.isfinite(out["value"]).all()
-    cs = METHODS.get("cs_pdp").run(ctx, {"features": ["x1"], "grid": {"size": 5}}, rng(28))
+    cs = METHODS.get("cs_pdp")(ctx, {"features": ["x1"], "grid": {"size": 5}}, rng(28))
     assert cs["group"].nunique() >= 3  # the three true groups at least
     for _, part in cs.groupby("group"):  # each curve stays within its subgroup's range of x1
         assert part["x"].is_monotonic_increasing
@@ -198,15 +203,16 @@ def test_local_cs_pfi_weights_up_to_the_global_one():
     only approximate the conditional law, so this SE is the yardstick, not a bound."""
     from true_model import true_model_context
 
-    from imlbench.explain.methods import METHODS
+    from imlbench.explain.api import METHODS
 
     d = ConditionalSubgroupsSimulation("nonlinear")
     df = d.sample(6000, rng(29))
     X, y = df[d.feature_names].to_numpy(), df["y"].to_numpy()
 
     ctx = true_model_context(d, X, y)
-    local = METHODS.get("cs_pfi_local").run(ctx, {"features": ["x1"]}, rng(30))
-    glob = METHODS.get("conditional_pfi").run(ctx, {"features": ["x1"]}, rng(31))
+    local = METHODS.get("cs_pfi_local")(ctx, {"features": ["x1"]}, rng(30))
+    glob = METHODS.get("conditional_pfi")(ctx, {"features": ["x1"], "sampler": "subgroups"},
+                                          rng(31))
     weighted = np.average(local["value"], weights=local["n"])
     assert local["n"].sum() == 6000 and len(local) >= 3
     Xc = X.copy()
@@ -247,7 +253,7 @@ def test_feature_predictability_of_the_daily_bike_data():
     temperature is largely predictable from the season (the paper: 66%), and wind speed
     hardly at all (the paper: 12%)."""
     from imlbench.data.bikeshare import DAILY_FEATURES, daily_from_islp
-    from imlbench.metrics.predictability import feature_predictability
+    from imlbench.studies.conditional_subgroups.predictability import feature_predictability
 
     df = daily_from_islp()
     names = [f for f in DAILY_FEATURES if f != "yr"]  # constant in ISLP's 2011 data
@@ -262,11 +268,11 @@ def test_feature_predictability_of_the_daily_bike_data():
 def test_registered_model_truth_of_the_true_model_is_the_closed_form():
     from true_model import true_model_context
 
-    from imlbench.explain.methods import METHODS
+    from imlbench.explain.api import METHODS
 
     d = ConditionalSubgroupsSimulation("nonlinear")
     df = d.sample(100, rng(41))
     ctx = true_model_context(d, df[d.feature_names].to_numpy(), df["y"].to_numpy())
-    out = METHODS.get("model_pfi_truth").run(ctx, {"features": ["x1"], "n_mc": 200_000}, rng(42))
+    out = METHODS.get("model_pfi_truth")(ctx, {"features": ["x1"], "n_mc": 200_000}, rng(42))
     assert abs(out["value"].iloc[0] - true_pfi_x1("nonlinear")["conditional"]) \
         <= Z * out["se"].iloc[0]

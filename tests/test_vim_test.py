@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from scipy.special import ndtr
 
-from imlbench.metrics.vim_test import mse_difference_test
+from imlbench.stats import mse_difference_test
 
 REPS = 4000
 N_ROWS = 400

@@ -15,8 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from imlbench.config import load_config
+from imlbench.explain.api import METHODS
 from imlbench.io import read_parquet
+from imlbench.validate import check_config
 
 REPO = Path(__file__).resolve().parents[1]
 VENV_BIN = REPO / ".venv" / "bin"
@@ -51,6 +52,7 @@ def _logs(workdir: Path, n: int = 30) -> str:
 def workdir(tmp_path_factory) -> Path:
     wd = tmp_path_factory.mktemp("e2e")
     shutil.copy(REPO / "Snakefile", wd / "Snakefile")
+    shutil.copy(REPO / "environment.yml", wd / "environment.yml")
     shutil.copytree(REPO / "config", wd / "config")
     shutil.copytree(REPO / "workflow", wd / "workflow")
     (wd / "src").symlink_to(REPO / "src")
@@ -66,7 +68,7 @@ def smoke_run(workdir: Path) -> subprocess.CompletedProcess:
 
 def _expected_outputs(workdir: Path) -> list[Path]:
     cfg = __import__("yaml").safe_load((workdir / "config" / "config.yaml").read_text())
-    _, studies = load_config(workdir, {**cfg, "profile": "smoke"})
+    _, studies = check_config(workdir, {**cfg, "profile": "smoke"})
     assert studies
     out = [workdir / "results" / "SCORECARD.md", workdir / "results" / "scorecard.html"]
     for name, study in studies.items():
@@ -93,7 +95,7 @@ def test_every_output_exists_and_is_not_empty(workdir, smoke_run):
 
 def test_scorecard_has_every_claim(workdir, smoke_run):
     cfg = __import__("yaml").safe_load((workdir / "config" / "config.yaml").read_text())
-    _, studies = load_config(workdir, {**cfg, "profile": "smoke"})
+    _, studies = check_config(workdir, {**cfg, "profile": "smoke"})
     md = (workdir / "results" / "SCORECARD.md").read_text()
     for name, study in studies.items():
         card = read_parquet(workdir / "results" / name / "scorecard.parquet")
@@ -102,7 +104,7 @@ def test_scorecard_has_every_claim(workdir, smoke_run):
             ["reproduced", "not reproduced", "no data", "not run in this profile"]).all()
         for claim in study.claims:
             assert claim["id"] in md
-        kinds = {study.method_kind(m) for m in study.methods}
+        kinds = {METHODS.get(spec["method"]).kind for spec in study.methods.values()}
         if "importance" in kinds:
             ranks = read_parquet(workdir / "results" / name / "metrics" / "ranks.parquet")
             assert len(ranks) and ranks["rank"].notna().all()
@@ -125,12 +127,14 @@ def test_report(workdir, smoke_run):
     assert report.is_file() and report.stat().st_size > 0
 
 
-def test_restyling_a_figure_reruns_only_that_figure(workdir, smoke_run):
-    study_file = workdir / "config" / "studies" / "extrapolation.yaml"
-    original = study_file.read_text()
+def _jobs_after_edit(workdir: Path, study: str, change) -> set[str]:
+    """The rules a dry run would run after ``change`` edits the study file (then undone);
+    ``all``, the target rule, reruns whenever any of its inputs does and is left out."""
     yaml = __import__("yaml")
+    study_file = workdir / "config" / "studies" / f"{study}.yaml"
+    original = study_file.read_text()
     doc = yaml.safe_load(original)
-    doc["figures"]["fig_8"]["style"] = {"font_size": 11}
+    change(doc)
     try:
         study_file.write_text(yaml.safe_dump(doc, sort_keys=False))
         res = _snakemake(workdir, "-n", "--cores", "2", "--config", "profile=smoke",
@@ -138,7 +142,32 @@ def test_restyling_a_figure_reruns_only_that_figure(workdir, smoke_run):
         assert res.returncode == 0, _tail(res)
         jobs = {line.split()[0] for line in res.stdout.splitlines()
                 if line.strip() and line.split()[-1].isdigit() and line.split()[0] != "total"}
-        # `all` is the target rule: it reruns whenever any of its inputs does
-        assert jobs - {"all"} == {"figure__extrapolation__fig_8"}, _tail(res)
+        return jobs - {"all"}
     finally:
         study_file.write_text(original)
+
+
+def test_restyling_a_figure_reruns_only_that_figure(workdir, smoke_run):
+    def restyle(doc):
+        doc["figures"]["fig_8"]["style"] = {"font_size": 11}
+
+    assert _jobs_after_edit(workdir, "extrapolation", restyle) == {"figure__extrapolation__fig_8"}
+
+
+def test_a_description_edit_reruns_nothing(workdir, smoke_run):
+    def describe(doc):
+        doc["description"] += " Edited."
+        for spec in doc["scenarios"].values():
+            spec["description"] = "edited"
+
+    assert _jobs_after_edit(workdir, "extrapolation", describe) == set()
+
+
+def test_a_claim_tolerance_edit_reruns_only_the_scorecard(workdir, smoke_run):
+    """No data, fit, explain, truth, summaries or figure job: only the study's claims and the
+    scorecard over all studies."""
+
+    def tolerance(doc):
+        doc["claims"][0]["z"] = 2.5
+
+    assert _jobs_after_edit(workdir, "extrapolation", tolerance) == {"claims", "scorecard"}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from imlbench.dgp.base import DGP
-from imlbench.explain.methods import ExplainContext
+from imlbench.explain.api import ExplainContext
 
 
 class TrueModel:

@@ -1,8 +1,10 @@
 """``python -m imlbench <stage> ...``: what the Snakemake rules call.
 
-Stages: ``check`` (validate the configuration), ``data``, ``fit``, ``explain``,
-``truth``, ``compare``, ``figure`` and ``scorecard``. Every stage reads the study
-file from ``config/studies`` under ``--root`` with the given ``--profile``.
+Stages: ``check`` (validate the configuration, or one study file with ``--study``),
+``data``, ``fit``, ``explain``, ``truth``, ``summaries``, ``claims`` (a study's scorecard),
+``figure`` and ``scorecard`` (all studies). Every stage but ``check`` reads its study file
+from ``config/studies`` under ``--root`` with the given ``--profile``, without checking it
+again: the workflow checks the configuration once, before any job runs.
 """
 
 from __future__ import annotations
@@ -13,12 +15,7 @@ import os
 import sys
 from pathlib import Path
 
-from imlbench.config import PROFILES, ConfigError, load_study
-
-
-def _study(args: argparse.Namespace):
-    root = Path(args.root)
-    return load_study(root / "config" / "studies" / f"{args.study}.yaml", args.profile, root)
+from imlbench.config import PROFILES, ConfigError, load_study, read_yaml, study_path
 
 
 def _pairs(items: list[str]) -> dict[str, Path]:
@@ -26,17 +23,21 @@ def _pairs(items: list[str]) -> dict[str, Path]:
     return {k: Path(v) for k, v in (item.split("=", 1) for item in items)}
 
 
-def main(argv: list[str] | None = None) -> int:
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="imlbench", description=__doc__)
     parser.add_argument("--root", default=".", help="project root (holds config/ and workflow/)")
-    parser.add_argument("--profile", choices=PROFILES, default="default")
+    parser.add_argument("--profile", choices=PROFILES,
+                        help="smoke, default or paper (check: default from config/config.yaml; "
+                             "other stages: default)")
     parser.add_argument("--base-seed", type=int, default=2021)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--max-rows", type=int, default=1_000_000)
     sub = parser.add_subparsers(dest="stage", required=True)
 
-    sub.add_parser("check", help="validate config/config.yaml and the enabled study files")
-    for name in ("data", "fit", "explain", "truth", "compare", "figure"):
+    check = sub.add_parser("check", help="validate config/config.yaml and the enabled studies")
+    check.add_argument("--study", help="validate this study file instead (a path, or the name "
+                                       "of a file under config/studies, enabled or not)")
+    for name in ("data", "fit", "explain", "truth", "summaries", "claims", "figure"):
         p = sub.add_parser(name)
         p.add_argument("--study", required=True)
         if name in ("data", "fit", "explain", "truth"):
@@ -51,17 +52,22 @@ def main(argv: list[str] | None = None) -> int:
         if name == "explain":
             p.add_argument("--models", nargs="*", default=[],
                            help="learner=path pairs (none when the scenario fits no models)")
-        if name == "compare":
+        if name in ("summaries", "claims"):
             p.add_argument("--estimates", nargs="*", default=[])
+        if name == "claims":
             p.add_argument("--truths", nargs="*", default=[])
+            p.add_argument("--tables", nargs=2, required=True, metavar=("RANKS", "SUMMARY"))
         if name == "figure":
             p.add_argument("--figure", required=True)
             p.add_argument("--inputs", nargs="*", default=[], help="role=path pairs")
     sc = sub.add_parser("scorecard")
     sc.add_argument("--cards", nargs="+", required=True)
     sc.add_argument("--out", nargs=2, required=True, metavar=("MD", "HTML"))
+    return parser
 
-    args = parser.parse_args(argv)
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s",
                         stream=sys.stderr)
     for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
@@ -73,20 +79,40 @@ def main(argv: list[str] | None = None) -> int:
         return 2
 
 
+def _check(args: argparse.Namespace) -> int:
+    from imlbench.validate import check_config, check_study
+
+    root = Path(args.root)
+    if args.study is None:
+        config = read_yaml(root / "config" / "config.yaml")
+        if args.profile and isinstance(config, dict):
+            config = {**config, "profile": args.profile}
+        _, checked = check_config(root, config)
+    else:
+        path = Path(args.study)
+        if not path.is_file():
+            path = study_path(root, args.study)
+            if not path.exists():
+                names = sorted(p.stem for p in path.parent.glob("*.yaml"))
+                raise ConfigError(f"{args.study}: no such study file (a path, or a name under "
+                                  f"{path.parent}); allowed: {', '.join(names)}")
+        study = check_study(path, args.profile or "default", root)
+        checked = {study.name: study}
+    for s in checked.values():
+        print(f"{s.name}: {len(s.scenarios)} scenarios, profile {s.profile}")
+    return 0
+
+
 def _run(args: argparse.Namespace) -> int:
-    from imlbench import compare, stages
-
     if args.stage == "check":
-        from imlbench.config import load_config
+        return _check(args)
+    from imlbench import compare, stages, studies
 
-        _, studies = load_config(Path(args.root))
-        for s in studies.values():
-            print(f"{s.name}: {len(s.scenarios)} scenarios, profile {s.profile}")
-        return 0
     if args.stage == "scorecard":
         compare.write_scorecard_summary([Path(p) for p in args.cards], *map(Path, args.out))
         return 0
-    study = _study(args)
+    study = load_study(study_path(Path(args.root), args.study), args.profile or "default")
+    studies.load([study.name], figures=args.stage == "figure")
     seed = args.base_seed
     if args.stage == "data":
         stages.run_data(study, args.scenario, args.chunk, seed, Path(args.out[0]))
@@ -99,19 +125,14 @@ def _run(args: argparse.Namespace) -> int:
                            _pairs(args.models), outs, args.max_rows, args.threads)
     elif args.stage == "truth":
         stages.run_truth(study, args.scenario, seed, _pairs(args.out))
-    elif args.stage == "compare":
+    elif args.stage == "summaries":
         outs = _pairs(args.out)
-        compare.run_compare(study, [Path(p) for p in args.estimates],
-                            [Path(p) for p in args.truths], outs["ranks"], outs["mean_ranks"],
-                            outs["scorecard"], outs["summary"], seed)
+        compare.run_summaries(study, [Path(p) for p in args.estimates], outs["ranks"],
+                              outs["mean_ranks"], outs["summary"], seed)
+    elif args.stage == "claims":
+        compare.run_scorecard(study, [Path(p) for p in args.estimates],
+                              [Path(p) for p in args.truths], *map(Path, args.tables),
+                              Path(args.out[0]), seed)
     elif args.stage == "figure":
-        from imlbench.figures import FIGURES, load_figures
-
-        load_figures()
-        spec = study.figures[args.figure]
-        inputs: dict[str, list[Path]] = {}
-        for role, path in (item.split("=", 1) for item in args.inputs):
-            inputs.setdefault(role, []).append(Path(path))
-        outs = _pairs(args.out)
-        FIGURES.get(spec["function"])(inputs, spec, outs["png"], outs["pdf"])
+        stages.run_figure(study, args.figure, args.inputs, _pairs(args.out))
     return 0

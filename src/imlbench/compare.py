@@ -1,49 +1,70 @@
-"""The compare stage: rank importance estimates, evaluate the claims, write the scorecard."""
+"""The compare stage, as two jobs per study: the summaries that figures and claims read, and
+the scorecard of the claims.
+
+``summaries``: the ranks of every importance estimate (``metrics/ranks.parquet``), their means
+over repetitions (``metrics/mean_ranks.parquet``) and the study's summary table
+(``metrics/summary.parquet``): what the methods that declare a ``summarise`` condense their
+estimate files into (e.g. interval coverage from per-refit values).
+
+``scorecard``: every claim of the study evaluated on the summaries, the truths and the
+estimates of the methods the claims name (``scorecard.parquet``; importances come through the
+ranks). Editing a claim reruns only this job.
+"""
 
 from __future__ import annotations
 
+from collections import defaultdict
 from pathlib import Path
 
 import pandas as pd
 
 from imlbench.config import Study
+from imlbench.explain.api import METHODS
 from imlbench.io import read_many, read_parquet, write_parquet
 from imlbench.metrics.claims import Tables, evaluate
 from imlbench.metrics.ranks import add_ranks, mean_ranks
-from imlbench.metrics.refit_coverage import summarise
-
-#: method kinds the compare stage reads: ranked importances, model-level truths, tests,
-#: per-repetition metrics (data and model fidelity) and per-refit values (summarised into
-#: interval coverage, :mod:`imlbench.metrics.refit_coverage`).
-COMPARED_KINDS = ("importance", "theory", "test", "metric", "refits")
 
 
-def run_compare(study: Study, estimates: list[Path], truths: list[Path], out_ranks: Path,
-                out_mean_ranks: Path, out_scorecard: Path, out_summary: Path,
-                base_seed: int) -> None:
-    importance, other, refits = [], [], []
+def _method(study: Study, path: Path) -> str:
+    """The registered method of an estimate file ``estimates/<sc>/<learner>/<method>/<c>``."""
+    return study.methods[Path(path).parent.name]["method"]
+
+
+def run_summaries(study: Study, estimates: list[Path], out_ranks: Path, out_mean_ranks: Path,
+                  out_summary: Path, base_seed: int) -> None:
+    """Ranks of the importance estimates and the summaries of the summarised methods."""
+    importance, summarised = [], defaultdict(list)
     for path in estimates:
-        kind = study.method_kind(Path(path).parent.name)
-        if kind in COMPARED_KINDS:
-            {"importance": importance, "refits": refits}.get(kind, other).append(path)
+        spec = METHODS.get(_method(study, path))
+        if spec.kind == "importance":
+            importance.append(path)
+        if spec.summarise is not None:
+            summarised[_method(study, path)].append(path)
     ranked = add_ranks(read_many(importance)) if importance else pd.DataFrame()
-    summary = summarise(refits) if refits else pd.DataFrame()
+    parts = [METHODS.get(m).summarise(paths) for m, paths in summarised.items()]
+    summary = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
+    seed = [base_seed, study.name, "compare"]
+    write_parquet(summary, out_summary, config_hash=study.hash(), seed=seed)
+    write_parquet(ranked, out_ranks, config_hash=study.hash(), seed=seed)
+    write_parquet(mean_ranks(ranked) if len(ranked) else ranked, out_mean_ranks,
+                  config_hash=study.hash(), seed=seed)
+
+
+def run_scorecard(study: Study, estimates: list[Path], truths: list[Path], ranks: Path,
+                  summary: Path, out_scorecard: Path, base_seed: int) -> None:
+    """Every claim of the study as scorecard rows (claim, published, reproduced, verdict)."""
     truth, by_estimand = {}, {}
     for path in truths:
         t = read_parquet(path)
         by_estimand[(t["scenario"].iloc[0], Path(path).stem)] = t
         if Path(path).stem == "importance":
             truth[t["scenario"].iloc[0]] = t
-    tables = Tables(ranked=ranked, truth=truth, other=read_many(other), truths=by_estimand,
-                    summary=summary)
-    seed = [base_seed, study.name, "compare"]
-    write_parquet(summary, out_summary, config_hash=study.hash(), seed=seed)
-    write_parquet(ranked, out_ranks, config_hash=study.hash(), seed=seed)
-    write_parquet(mean_ranks(ranked) if len(ranked) else ranked, out_mean_ranks,
-                  config_hash=study.hash(), seed=seed)
+    tables = Tables(ranked=read_parquet(ranks), truth=truth, other=read_many(estimates),
+                    truths=by_estimand, summary=read_parquet(summary))
     card = evaluate(study.claims, tables, set(study.scenarios))
     card.insert(0, "study", study.name)
-    write_parquet(card, out_scorecard, config_hash=study.hash(), seed=seed)
+    write_parquet(card, out_scorecard, config_hash=study.hash(),
+                  seed=[base_seed, study.name, "compare"])
 
 
 def write_scorecard_summary(cards: list[Path], out_md: Path, out_html: Path) -> None:

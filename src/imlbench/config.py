@@ -1,67 +1,39 @@
-"""Load and validate ``config/config.yaml`` and the study files.
+"""Read ``config/config.yaml`` and the study files, and expand a study for one profile.
 
-Validation runs before any job: first against the JSON schemas in
-``workflow/schemas/``, then every name (DGP, learner, method, parameter, feature)
-against the registries. Any problem stops the run with one message naming the
-file, the key and the allowed values.
+This module only parses: :mod:`imlbench.validate` checks a configuration against the JSON
+schemas and the registries, once per workflow run, before any job; the jobs then read their
+study with :func:`load_study` without checking it again.
 """
 
 from __future__ import annotations
 
-import hashlib
 import itertools
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from imlbench.seeds import config_hash
+
 PROFILES = ("smoke", "default", "paper")
+#: libyaml's parser when the installed PyYAML has it (ten times faster), else PyYAML's own
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 class ConfigError(ValueError):
     """A configuration problem, with the file and key in the message."""
 
 
-def _load_yaml(path: Path) -> Any:
+def read_yaml(path: Path) -> Any:
+    """The YAML document at ``path``; a missing file or invalid YAML is a ConfigError."""
     try:
         with open(path) as fh:
-            return yaml.safe_load(fh)
+            return yaml.load(fh, Loader=_LOADER)  # noqa: S506  (a safe loader)
     except FileNotFoundError:
         raise ConfigError(f"{path}: file not found") from None
     except yaml.YAMLError as exc:
         raise ConfigError(f"{path}: not valid YAML: {exc}") from None
-
-
-def _schema_errors(doc: Any, schema_path: Path, path: Path) -> None:
-    import jsonschema
-
-    schema = _load_yaml(schema_path)
-    validator = jsonschema.Draft202012Validator(schema)
-    errors = sorted(validator.iter_errors(doc), key=lambda e: list(e.absolute_path))
-    if not errors:
-        return
-    err = errors[0]
-    key = ".".join(str(p) for p in err.absolute_path) or "(top level)"
-    if err.validator == "additionalProperties":
-        allowed = sorted(err.schema.get("properties", {}))
-        extra = sorted(set(err.instance) - set(allowed))
-        msg = f"unknown key(s) {', '.join(map(repr, extra))}; allowed: {', '.join(allowed)}"
-    elif err.validator == "enum":
-        allowed = ", ".join(map(str, err.validator_value))
-        msg = f"{err.instance!r} is not allowed; allowed: {allowed}"
-    elif err.validator == "required":
-        msg = err.message
-    else:
-        msg = err.message
-    raise ConfigError(f"{path}: key {key}: {msg}")
-
-
-def config_hash(obj: Any) -> str:
-    """A short stable hash of a JSON-serialisable configuration object."""
-    blob = json.dumps(obj, sort_keys=True, default=str).encode()
-    return hashlib.sha256(blob).hexdigest()[:16]
 
 
 def _fmt(v: Any) -> str:
@@ -100,7 +72,7 @@ class Scenario:
 
 @dataclass
 class Study:
-    """A validated study file, expanded for one profile."""
+    """A study file, expanded for one profile."""
 
     name: str
     path: Path
@@ -130,15 +102,14 @@ class Study:
     def claims(self) -> list:
         return self.doc.get("claims", [])
 
+    def learner_params(self, learner: str) -> dict:
+        """The hyperparameters of learner instance ``learner`` for this study's profile."""
+        params = self.learners[learner].get("params", {})
+        return {k: for_profile(v, self.profile) for k, v in params.items()}
+
     def method_params(self, method: str) -> dict:
         """The parameters of method instance ``method`` for this study's profile."""
         return resolve_profile(self.methods[method].get("params", {}), self.profile)
-
-    def method_kind(self, method: str) -> str:
-        """The registered kind of the study's method instance ``method``."""
-        from imlbench.explain.methods import METHODS
-
-        return METHODS.get(self.methods[method]["method"]).kind
 
     def methods_for(self, scenario: str, learner: str) -> list[str]:
         """Method instances run for this learner in this scenario."""
@@ -196,39 +167,21 @@ def expand_scenarios(family: str, spec: dict, profile: str) -> list[Scenario]:
     return out
 
 
-def load_config(root: Path, config: dict | None = None) -> tuple[dict, dict[str, Study]]:
-    """Validate ``config/config.yaml`` (or the given dict) and every enabled study file."""
-    root = Path(root)
-    cfg_path = root / "config" / "config.yaml"
-    cfg = _load_yaml(cfg_path) if config is None else config
-    _schema_errors(cfg, root / "workflow" / "schemas" / "config.schema.yaml", cfg_path)
-    studies = {}
-    for name in cfg["studies"]:
-        path = root / "config" / "studies" / f"{name}.yaml"
-        if not path.exists():
-            available = sorted(p.stem for p in (root / "config" / "studies").glob("*.yaml"))
-            raise ConfigError(
-                f"{cfg_path}: key studies: no study file {path.name}; "
-                f"allowed: {', '.join(available)}"
-            )
-        studies[name] = load_study(path, cfg["profile"], root)
-    return cfg, studies
+def study_path(root: Path, name: str) -> Path:
+    """The file of study ``name`` under the project root."""
+    return Path(root) / "config" / "studies" / f"{name}.yaml"
 
 
-def load_study(path: Path, profile: str, root: Path) -> Study:
-    """Validate one study file against the schema and the registries."""
-    doc = _load_yaml(path)
-    _schema_errors(doc, root / "workflow" / "schemas" / "study.schema.yaml", path)
+def load_study(path: Path, profile: str) -> Study:
+    """The study file at ``path`` expanded for ``profile`` (parsed, not checked)."""
+    doc = read_yaml(path)
     scenarios: dict[str, Scenario] = {}
     for family, spec in doc["scenarios"].items():
         for sc in expand_scenarios(family, spec, profile):
             scenarios[sc.name] = sc
-    study = Study(path.stem, path, doc, profile, scenarios)
+    study = Study(Path(path).stem, Path(path), doc, profile, scenarios)
     study.all_scenarios = {
         sc.name for family, spec in doc["scenarios"].items() for prof in PROFILES
         for sc in expand_scenarios(family, spec, prof)
     }
-    from imlbench.validate import check_names
-
-    check_names(study)
     return study

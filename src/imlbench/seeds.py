@@ -8,8 +8,17 @@ random state is used anywhere, so any job rerun gives bit-identical values.
 from __future__ import annotations
 
 import hashlib
+import json
+from typing import Any
 
 import numpy as np
+
+
+def config_hash(obj: Any) -> str:
+    """A short stable hash of a JSON-serialisable configuration object (a stream label, a
+    provenance record, a rerun fingerprint)."""
+    blob = json.dumps(obj, sort_keys=True, default=str).encode()
+    return hashlib.sha256(blob).hexdigest()[:16]
 
 
 def _label_key(label: str | int) -> int:

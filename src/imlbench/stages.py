@@ -1,8 +1,10 @@
-"""The workflow stages: data, fit, explain, truth. Each writes its own outputs only.
+"""The workflow stages: data, fit, explain, truth, figure. Each writes its own outputs only.
 
 Every random stream is derived from (base seed, study, scenario, [learner,
 method,] rep, stage), so any job rerun gives identical values regardless of
-which other jobs ran before it.
+which other jobs ran before it. A stage reads a study that was checked before the
+workflow started (:mod:`imlbench.validate`) and whose package is loaded
+(:func:`imlbench.studies.load`).
 """
 
 from __future__ import annotations
@@ -13,11 +15,15 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from imlbench.config import Scenario, Study, for_profile
+from imlbench.config import Scenario, Study
 from imlbench.dgp.base import DGP, make_dgp
+from imlbench.explain.api import METHODS, ExplainContext
+from imlbench.figures import FIGURES
+from imlbench.figures.inputs import FigureInputs
 from imlbench.io import dump_object, load_object, read_parquet, write_parquet
 from imlbench.learners import fit_quietly, make_learner
 from imlbench.seeds import int_seed, rng_for
+from imlbench.truth import TRUTHS
 
 log = logging.getLogger("imlbench")
 
@@ -66,11 +72,10 @@ def feature_columns(df: pd.DataFrame) -> list[str]:
 
 def learner_factory(study: Study, learner: str, threads: int):
     """``build(seed)``: a fresh estimator of the study's learner instance ``learner``."""
-    spec = study.learners[learner]
-    params = {k: for_profile(v, study.profile) for k, v in spec.get("params", {}).items()}
+    name, params = study.learners[learner]["learner"], study.learner_params(learner)
 
     def build(seed: int):
-        return make_learner(spec["learner"], params, seed, threads)
+        return make_learner(name, params, seed, threads)
 
     return build
 
@@ -99,8 +104,6 @@ def run_explain(study: Study, scenario: str, chunk: str, base_seed: int, data: P
                 models: dict[str, Path], outs: dict[tuple[str, str], Path], max_rows: int,
                 threads: int = 1) -> None:
     """Run every (learner, method) of ``outs`` on each repetition; one Parquet file each."""
-    from imlbench.explain.methods import METHODS, ExplainContext
-
     sc = study.scenarios[scenario]
     df = read_parquet(data)
     features = feature_columns(df)
@@ -110,6 +113,7 @@ def run_explain(study: Study, scenario: str, chunk: str, base_seed: int, data: P
         fitted = load_object(models[learner]) if learner in models else {}
         build = learner_factory(study, learner, threads)
         methods = [m for (lrn, m) in outs if lrn == learner]
+        specs = {m: METHODS.get(study.methods[m]["method"]) for m in methods}
         results: dict[str, list[pd.DataFrame]] = {m: [] for m in methods}
         for rep in sc.chunk_reps(chunk):
             part = df[df["rep"] == rep]
@@ -117,7 +121,6 @@ def run_explain(study: Study, scenario: str, chunk: str, base_seed: int, data: P
             X_test, y_test = split_xy(part, features, "test")
             dgp = realized_dgp(study, sc, rep, base_seed)
             for m in methods:
-                spec = study.methods[m]
                 refit_rng = rng_for(base_seed, study.name, scenario, learner, m, rep, "refit")
 
                 def fit(Xn: np.ndarray, yn: np.ndarray, _r=refit_rng, _b=build):
@@ -132,7 +135,7 @@ def run_explain(study: Study, scenario: str, chunk: str, base_seed: int, data: P
                     samplers=samplers[rep],
                 )
                 rng = rng_for(base_seed, study.name, scenario, learner, m, rep, "explain")
-                res = METHODS.get(spec["method"]).run(ctx, study.method_params(m), rng)
+                res = specs[m](ctx, study.method_params(m), rng)
                 res.insert(0, "rep", rep)
                 results[m].append(res)
         log.info("explained %s / %s %s: %s", scenario, learner, chunk, ", ".join(methods))
@@ -151,12 +154,23 @@ def tag(df: pd.DataFrame, sc: Scenario, **labels: str) -> pd.DataFrame:
 
 
 def run_truth(study: Study, scenario: str, base_seed: int, outs: dict[str, Path]) -> None:
-    from imlbench.truth import TRUTHS
-
+    """The truth tables of the scenario's DGP (:mod:`imlbench.truth`), one file per estimand."""
     sc = study.scenarios[scenario]
     dgp = make_dgp(sc.dgp, sc.params)
-    compute = TRUTHS.get(sc.dgp)
+    compute = TRUTHS.get(sc.dgp).compute
     tables = compute(dgp, lambda label: rng_for(base_seed, study.name, label))
     for estimand, path in outs.items():
         write_parquet(tag(tables[estimand], sc), path, config_hash=study.hash(),
                       seed=[base_seed, study.name, scenario, "truth"])
+
+
+def run_figure(study: Study, figure: str, inputs: list[str], outs: dict[str, Path]) -> None:
+    """Draw figure ``figure`` of the study from ``inputs`` (``kind=path``: estimates, truth,
+    ranks, summary, data) into ``outs['png']`` and ``outs['pdf']``."""
+    spec = study.figures[figure]
+    paths: dict[str, list[Path]] = {}
+    for kind, path in (item.split("=", 1) for item in inputs):
+        paths.setdefault(kind, []).append(Path(path))
+    scenarios = [sc.name for sc in study.scenarios_of(spec["scenarios"]) if sc.chunks]
+    FIGURES.get(spec["function"]).draw(
+        FigureInputs(paths, spec.get("methods", {}), scenarios), spec, outs["png"], outs["pdf"])

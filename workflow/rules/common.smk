@@ -1,19 +1,25 @@
-# Validates config/config.yaml and every enabled study file before any job runs,
-# and computes the outputs of each stage from the study files.
+# Checks config/config.yaml and every enabled study file once, before any job runs (the jobs
+# read their study without checking it again, and so does the Snakemake process a cluster
+# executor starts per job), and computes each rule's files from the studies (imlbench.targets).
 import json
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(workflow.basedir) / "src"))
 
-from imlbench.compare import COMPARED_KINDS  # noqa: E402
-from imlbench.config import ConfigError, config_hash, load_config  # noqa: E402
-from imlbench.truth import ESTIMANDS  # noqa: E402
+from imlbench import studies, targets  # noqa: E402
+from imlbench.config import ConfigError, load_study, study_path  # noqa: E402
+from imlbench.validate import check_config  # noqa: E402
 
-try:
-    CFG, STUDIES = load_config(Path.cwd(), dict(config))
-except ConfigError as exc:
-    raise WorkflowError(f"configuration error: {exc}") from None
+if workflow.is_main_process:
+    try:
+        CFG, STUDIES = check_config(Path.cwd(), dict(config))
+    except ConfigError as exc:
+        raise WorkflowError(f"configuration error: {exc}") from None
+else:  # a job that a cluster executor runs: the main process has checked the configuration
+    CFG = dict(config)
+    STUDIES = {s: load_study(study_path(Path.cwd(), s), CFG["profile"]) for s in CFG["studies"]}
+    studies.load(STUDIES, figures=True)
 
 PROFILE = CFG["profile"]
 SEED = CFG["base_seed"]
@@ -21,6 +27,8 @@ MAX_ROWS = CFG.get("max_rows_per_predict", 1_000_000)
 # the interpreter running Snakemake, so jobs see the same environment whatever PATH is
 PY = f"{sys.executable} -m imlbench"
 CLI = f"{PY} --root . --profile {PROFILE} --base-seed {SEED} --max-rows {MAX_ROWS}"
+# the software of every job: the environment equivalent to pyproject.toml and uv.lock
+ENV = "../../environment.yml"
 
 
 def safe(name):
@@ -28,53 +36,18 @@ def safe(name):
     return name.replace(".", "p").replace("-", "_")
 
 
-def data_path(study, scenario, chunk):
-    return f"results/{study}/data/{scenario}/{chunk}.parquet"
-
-
-def model_path(study, scenario, learner, chunk):
-    return f"results/{study}/models/{scenario}/{learner}/{chunk}.joblib"
-
-
-def estimate_path(study, scenario, learner, method, chunk):
-    return f"results/{study}/estimates/{scenario}/{learner}/{method}/{chunk}.parquet"
-
-
-def truth_paths(study, sc):
-    return {e: f"results/{study}/truth/{sc.name}/{e}.parquet" for e in ESTIMANDS.get(sc.dgp, ())}
-
-
-def estimates_of(study, scenarios, kinds=None):
-    """Estimate files of ``scenarios``, optionally only of methods of the given kinds."""
-    return [
-        estimate_path(study.name, sc.name, learner, m, chunk)
-        for sc in scenarios
-        for learner in sc.learners
-        for m in study.methods_for(sc.name, learner)
-        if kinds is None or study.method_kind(m) in kinds
-        for chunk in sc.chunks
-    ]
-
-
-def fingerprint(*parts):
-    """Parameters that change results: a change reruns the job (rerun trigger: params)."""
-    return config_hash([PROFILE, SEED, *parts])
-
-
-def figure_targets(study):
-    return [
-        f"results/{study.name}/figures/{fig}.{ext}"
-        for fig in study.figures
-        for ext in ("png", "pdf")
-    ]
+def pairs(mapping):
+    """``name=path`` command-line arguments of a named input or output."""
+    return " ".join(f"{k}={v}" for k, v in mapping.items())
 
 
 ALL_TARGETS = [
-    *(t for s in STUDIES.values() for t in figure_targets(s)),
+    *(f"results/{s.name}/figures/{fig}.{ext}" for s in STUDIES.values()
+      for fig in s.figures for ext in ("png", "pdf")),
     # every estimate and truth, also those no figure or claim reads yet
-    *(p for s in STUDIES.values() for p in estimates_of(s, s.scenarios.values())),
-    *(p for s in STUDIES.values() for sc in s.scenarios.values()
-      for p in truth_paths(s.name, sc).values()),
+    *(p for s in STUDIES.values() for p in targets.estimates_of(s, list(s.scenarios.values()))),
+    *(p for s in STUDIES.values() for p in targets.all_truths(s)),
+    *(p for s in STUDIES for p in targets.metrics_paths(s).values()),
     *(f"results/{s}/scorecard.parquet" for s in STUDIES),
     "results/SCORECARD.md",
     "results/scorecard.html",

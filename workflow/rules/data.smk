@@ -3,9 +3,14 @@ rule data:
     output:
         "results/{study}/data/{scenario}/{chunk}.parquet",
     params:
-        fp=lambda w: fingerprint(STUDIES[w.study].doc["scenarios"][STUDIES[w.study].scenarios[w.scenario].family]),
+        cli=CLI,
+        fp=lambda w: targets.data_fingerprint(
+            STUDIES[w.study].scenarios[w.scenario], w.chunk, SEED
+        ),
     log:
         "results/{study}/logs/data/{scenario}/{chunk}.log",
+    conda:
+        ENV
     shell:
-        "{CLI} data --study {wildcards.study} --scenario {wildcards.scenario} "
+        "{params.cli} data --study {wildcards.study} --scenario {wildcards.scenario} "
         "--chunk {wildcards.chunk} --out {output} 2> {log}"

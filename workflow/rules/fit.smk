@@ -10,23 +10,26 @@ for _study in STUDIES.values():
             name:
                 f"fit__{_study.name}__{safe(_sc.name)}"
             input:
-                f"results/{_study.name}/data/{_sc.name}/{{chunk}}.parquet",
+                targets.data_path(_study.name, _sc.name, "{chunk}"),
             output:
                 **{
-                    learner: temp(model_path(_study.name, _sc.name, learner, "{chunk}"))
+                    learner: temp(targets.model_path(_study.name, _sc.name, learner, "{chunk}"))
                     for learner in _sc.learners
                 },
             params:
-                fp=fingerprint({lrn: _study.learners[lrn] for lrn in _sc.learners}),
+                cli=CLI,
+                fp=targets.fit_fingerprint(_study, _sc, SEED),
                 study=_study.name,
                 scenario=_sc.name,
-                outs=lambda w, output: " ".join(f"{k}={v}" for k, v in output.items()),
+                outs=lambda w, output: pairs(output),
             threads: 1
             log:
                 f"results/{_study.name}/logs/fit/{_sc.name}/{{chunk}}.log",
             benchmark:
                 f"results/{_study.name}/benchmarks/fit/{_sc.name}/{{chunk}}.tsv"
+            conda:
+                ENV
             shell:
-                "{CLI} --threads {threads} fit --study {params.study} "
+                "{params.cli} --threads {threads} fit --study {params.study} "
                 "--scenario {params.scenario} --chunk {wildcards.chunk} --data {input} "
                 "--out {params.outs} 2> {log}"

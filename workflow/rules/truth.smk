@@ -1,22 +1,24 @@
 # Ground truth of each scenario whose DGP has known estimands (closed forms, quadrature).
 for _study in STUDIES.values():
     for _sc in _study.scenarios.values():
-        _truths = truth_paths(_study.name, _sc)
-        if not _truths:
+        if not targets.truth_paths(_study, _sc):
             continue
 
         rule:
             name:
                 f"truth__{_study.name}__{safe(_sc.name)}"
             output:
-                **_truths,
+                **targets.truth_paths(_study, _sc),
             params:
-                fp=fingerprint(_study.doc["scenarios"][_sc.family]),
+                cli=CLI,
+                fp=targets.truth_fingerprint(_sc, SEED),
                 study=_study.name,
                 scenario=_sc.name,
-                outs=lambda w, output: " ".join(f"{k}={v}" for k, v in output.items()),
+                outs=lambda w, output: pairs(output),
             log:
                 f"results/{_study.name}/logs/truth/{_sc.name}.log",
+            conda:
+                ENV
             shell:
-                "{CLI} truth --study {params.study} --scenario {params.scenario} "
+                "{params.cli} truth --study {params.study} --scenario {params.scenario} "
                 "--out {params.outs} 2> {log}"

@@ -215,3 +215,18 @@ def daily_from_islp() -> pd.DataFrame:
     day["cnt"] = grouped["bikers"].sum()
     day["yr"] = 0
     return daily_features(day.reset_index(drop=True))
+
+
+BIKESHARE_SOURCES = ("islp", "uci")
+
+
+def check_source(dgp: str, source: str, path: str | None, file: str) -> None:
+    """Validate a bike-sharing ``source`` (offline ``islp``, or ``uci`` read from ``path``)."""
+    if source not in BIKESHARE_SOURCES:
+        raise ValueError(
+            f"{dgp}: source must be one of {', '.join(BIKESHARE_SOURCES)}, got {source!r}"
+        )
+    if source == "uci" and path is None:
+        raise ValueError(f"{dgp}: source='uci' needs path, the location of {file}")
+    if source == "islp" and path is not None:
+        raise ValueError(f"{dgp}: path is only read with source='uci'")

@@ -1,16 +1,5 @@
-"""Data generating processes, registered by name in ``DGPS``."""
+"""Data generating processes, registered by name in :data:`imlbench.dgp.base.DGPS`.
 
-from imlbench.dgp import (  # noqa: F401
-    bike_daily,
-    classification_tables,
-    conditional_subgroups,
-    copula_linear,
-    effect_examples,
-    gaussian_noise_features,
-    illustrations,
-    pd_pfi_simulation,
-    pd_uncertainty_toy,
-    pdpfi_application,
-    real_data,
-    regression_tables,
-)
+The generic ones live here (the feature-effect examples, the base of real tables); a study's
+own DGPs live in its package under :mod:`imlbench.studies`.
+"""

@@ -59,11 +59,9 @@ class DGP:
         raise NotImplementedError(f"{type(self).__name__} has no known conditional sampler")
 
 
-DGPS: Registry[type[DGP]] = Registry("DGP")
+DGPS: Registry[type[DGP]] = Registry("DGP", providers=("imlbench.dgp.effect_examples",))
 
 
 def make_dgp(name: str, params: dict) -> DGP:
     """Build the registered DGP ``name`` from its study-file parameters."""
-    import imlbench.dgp  # noqa: F401  (registers the DGPs)
-
     return DGPS.get(name)(**params)

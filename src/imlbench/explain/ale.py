@@ -28,8 +28,15 @@ import numpy as np
 
 from imlbench.explain.batching import DEFAULT_MAX_ROWS, Predict, predict_stacked
 from imlbench.explain.grids import interval_index, make_grid, rows_within
+from imlbench.params import choice, integer, items, number
 
 CENTERINGS = ("data", "integral", "none")
+#: the keys of an interval spec (defaults as in :func:`ale_edges`)
+INTERVAL_FIELDS = {
+    "kind": choice("quantile", ("quantile", "equidistant", "values")),
+    "size": integer(20, minimum=1),
+    "values": items(number()),
+}
 
 
 def ale_edges(x: np.ndarray, spec: Mapping[str, Any]) -> np.ndarray:

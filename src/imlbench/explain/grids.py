@@ -14,7 +14,17 @@ from typing import Any
 
 import numpy as np
 
+from imlbench.params import choice, flag, integer, items, number
+
 GRID_KINDS = ("equidistant", "quantile", "values", "levels")
+#: the keys of a grid spec (defaults as in :func:`_grid`)
+GRID_FIELDS = {
+    "kind": choice("equidistant", GRID_KINDS),
+    "size": integer(21, minimum=1),
+    "range": items(number(), length=2),
+    "values": items(number()),
+    "within_data": flag(False),
+}
 
 
 def make_grid(x: np.ndarray, spec: Mapping[str, Any], name: str = "the feature") -> np.ndarray:

@@ -20,6 +20,7 @@ import numpy as np
 from imlbench.explain.batching import DEFAULT_MAX_ROWS
 from imlbench.explain.effects import partial_dependence
 from imlbench.explain.importance import permutation_importance
+from imlbench.stats import t_halfwidth
 
 SCHEMES = ("bootstrap", "subsampling")
 #: share of distinct rows in a bootstrap sample, and the subsample size of the paper
@@ -67,10 +68,7 @@ class LearnerEstimate:
         m = len(self.per_model)
         if m < 2:
             raise ValueError("a learner-level interval needs at least two refits")
-        from scipy.stats import t as student_t
-
-        se = np.sqrt((1 / m + c) * self.per_model.var(axis=0, ddof=1))
-        half = student_t.ppf(1 - alpha / 2, m - 1) * se
+        half = t_halfwidth(self.per_model.var(axis=0, ddof=1), m, c, alpha)
         return self.mean - half, self.mean + half
 
 

@@ -30,16 +30,29 @@ importance measures. Every sampler is fitted on training rows and then draws for
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
+from imlbench.explain.knockoffs import METHODS as KNOCKOFF_CONSTRUCTIONS
 from imlbench.explain.subgroup_tree import fit_subgroup_tree
+from imlbench.params import (
+    Param,
+    check_all,
+    choice,
+    either,
+    integer,
+    items,
+    number,
+    with_defaults,
+)
+from imlbench.registry import Registry
 
-SAMPLERS = ("permutation", "subgroups", "gaussian", "knockoff", "impute_rf", "exact")
 TREES = ("cart", "distribution")
-NUMERIC_ONLY = ("gaussian", "knockoff", "impute_rf")
+
+#: the exact conditional law of the DGP, ``exact(X, features, rng)``
+Exact = Callable[[np.ndarray, list[int], np.random.Generator], np.ndarray]
 
 
 @dataclass
@@ -84,9 +97,9 @@ def _cart_tree(X_other: np.ndarray, xj: np.ndarray, params: Mapping[str, Any], s
     # rpart's cp: a split must lower the root's sum of squares by cp times; in sklearn's
     # weighted impurity decrease that is cp times the root variance
     tree = DecisionTreeRegressor(
-        min_samples_leaf=int(params.get("min_node_size", 30)),
-        max_depth=int(params.get("max_depth", 30)),
-        min_impurity_decrease=float(params.get("cp", 0.01)) * float(np.var(xj)),
+        min_samples_leaf=params["min_node_size"],
+        max_depth=params["max_depth"],
+        min_impurity_decrease=params["cp"] * float(np.var(xj)),
         random_state=seed,
     ).fit(X_other, xj)
     t = tree.tree_
@@ -104,102 +117,169 @@ def _cart_tree(X_other: np.ndarray, xj: np.ndarray, params: Mapping[str, Any], s
     return apply
 
 
+@dataclass(frozen=True)
+class SamplerSpec:
+    """A registered sampler: ``build(X_train, j, others, rng, params, exact)`` fits it for
+    feature j (``others``: the other columns); ``params`` are its declared parameters."""
+
+    build: Callable[..., FittedSampler]
+    params: Mapping[str, Param] = field(default_factory=dict)
+    #: draws numeric values, so it cannot replace a categorical feature
+    numeric_only: bool = False
+    #: needs of the sampler ("conditional": the DGP's known conditional law)
+    requires: frozenset[str] = frozenset()
+
+
+SAMPLERS: Registry[SamplerSpec] = Registry("sampler")
+
+
+def sampler(name: str, *, params: Mapping[str, Param] | None = None, numeric_only: bool = False,
+            requires: frozenset[str] = frozenset()) -> Callable[[Callable], Callable]:
+    """Register a sampler builder under ``name``."""
+
+    def decorator(build: Callable[..., FittedSampler]) -> Callable[..., FittedSampler]:
+        SAMPLERS.register(name, module=build.__module__)(
+            SamplerSpec(build, dict(params or {}), numeric_only, frozenset(requires)))
+        return build
+
+    return decorator
+
+
+@sampler("permutation")
+def _permutation(X_train: np.ndarray, j: int, others: list[int], rng: np.random.Generator,
+                 params: Mapping[str, Any], exact: Exact | None) -> FittedSampler:
+    return FittedSampler(j, lambda X, r: r.permutation(X[:, j]), _one_group)
+
+
+#: parameters of the subgroup tree (``cp`` for CART only; ``alpha`` and ``n_cuts`` for the
+#: distribution tree only)
+SUBGROUP_PARAMS: dict[str, Param] = {
+    "tree": choice("cart", TREES),
+    "min_node_size": integer(30, minimum=1),
+    "max_depth": integer(30, minimum=0),
+    "cp": number(0.01, minimum=0),
+    "alpha": number(0.05, minimum=0, maximum=1),
+    "n_cuts": integer(32, minimum=1),
+    "categorical_columns": items(integer(minimum=0), ()),
+}
+
+
+@sampler("subgroups", params=SUBGROUP_PARAMS)
+def _subgroups(X_train: np.ndarray, j: int, others: list[int], rng: np.random.Generator,
+               params: Mapping[str, Any], exact: Exact | None) -> FittedSampler:
+    tree = params["tree"]
+    min_node = params["min_node_size"]
+    if len(X_train) < 2 * min_node:
+        raise ValueError(f"the subgroup tree needs at least 2 x min_node_size = "
+                         f"{2 * min_node} training rows, got {len(X_train)}")
+    if tree == "cart":
+        apply = _cart_tree(X_train[:, others], X_train[:, j], params,
+                           int(rng.integers(2**31 - 1)))
+
+        def groups(X: np.ndarray, depth: int | None = None) -> np.ndarray:
+            return apply(X[:, others], depth)
+    else:
+        fitted = fit_subgroup_tree(
+            X_train, j, categorical=params["categorical_columns"],
+            min_node_size=min_node, max_depth=params["max_depth"],
+            alpha=params["alpha"], n_cuts=params["n_cuts"],
+        )
+
+        def groups(X: np.ndarray, depth: int | None = None) -> np.ndarray:
+            return (fitted if depth is None else fitted.truncated(depth)).leaves(X)
+
+    return FittedSampler(j, lambda X, r: permute_within(X[:, j], groups(X), r), groups)
+
+
+@sampler("gaussian", numeric_only=True)
+def _gaussian(X_train: np.ndarray, j: int, others: list[int], rng: np.random.Generator,
+              params: Mapping[str, Any], exact: Exact | None) -> FittedSampler:
+    mu, S = X_train.mean(axis=0), np.cov(X_train, rowvar=False)
+    coef = np.linalg.solve(S[np.ix_(others, others)], S[others, j])
+    sd = float(np.sqrt(max(S[j, j] - S[j, others] @ coef, 0.0)))
+
+    def draw(X: np.ndarray, r: np.random.Generator) -> np.ndarray:
+        mean = mu[j] + (X[:, others] - mu[others]) @ coef
+        return mean + sd * r.standard_normal(len(X))
+
+    return FittedSampler(j, draw, _one_group)
+
+
+@sampler("knockoff", params={"construction": choice("equicorrelated", KNOCKOFF_CONSTRUCTIONS)},
+         numeric_only=True)
+def _knockoff(X_train: np.ndarray, j: int, others: list[int], rng: np.random.Generator,
+              params: Mapping[str, Any], exact: Exact | None) -> FittedSampler:
+    from imlbench.explain.knockoffs import gaussian_knockoffs, knockoff_s
+
+    mu, S = X_train.mean(axis=0), np.cov(X_train, rowvar=False)
+    construction = params["construction"]
+    s = knockoff_s(S, construction)
+    return FittedSampler(
+        j, lambda X, r: gaussian_knockoffs(X, r, mu=mu, sigma=S, method=construction, s=s)[:, j],
+        _one_group,
+    )
+
+
+@sampler("impute_rf", numeric_only=True, params={
+    "n_estimators": integer(100, minimum=1),
+    "min_samples_leaf": integer(5, minimum=1),
+    "max_features": either(number(minimum=0), choice(None, ("sqrt", "log2")), default=1.0),
+    "residuals": choice("own", ("own", "train")),
+})
+def _impute_rf(X_train: np.ndarray, j: int, others: list[int], rng: np.random.Generator,
+               params: Mapping[str, Any], exact: Exact | None) -> FittedSampler:
+    from sklearn.ensemble import RandomForestRegressor
+
+    forest = RandomForestRegressor(
+        n_estimators=params["n_estimators"],
+        min_samples_leaf=params["min_samples_leaf"],
+        max_features=params["max_features"],
+        oob_score=True, random_state=int(rng.integers(2**31 - 1)), n_jobs=1,
+    ).fit(X_train[:, others], X_train[:, j])
+    residuals = params["residuals"]
+    # training residuals are out-of-bag: in-sample ones would be shrunk by the fit
+    train_resid = X_train[:, j] - forest.oob_prediction_ if residuals == "train" else None
+
+    def draw(X: np.ndarray, r: np.random.Generator) -> np.ndarray:
+        pred = forest.predict(X[:, others])
+        pool = X[:, j] - pred if train_resid is None else train_resid
+        return pred + r.choice(pool, size=len(X), replace=len(pool) < len(X))
+
+    return FittedSampler(j, draw, _one_group)
+
+
+@sampler("exact", requires=frozenset({"conditional"}))
+def _exact(X_train: np.ndarray, j: int, others: list[int], rng: np.random.Generator,
+           params: Mapping[str, Any], exact: Exact | None) -> FittedSampler:
+    if exact is None:
+        raise ValueError("the exact sampler needs a DGP with a known conditional law")
+    return FittedSampler(j, lambda X, r: exact(X, [j], r)[:, 0], _one_group)
+
+
 def fit_sampler(
     name: str,
     X_train: np.ndarray,
     j: int,
     rng: np.random.Generator,
     params: Mapping[str, Any] | None = None,
-    exact: Callable[[np.ndarray, list[int], np.random.Generator], np.ndarray] | None = None,
+    exact: Exact | None = None,
     categorical: bool = False,
 ) -> FittedSampler:
-    """Fit sampler ``name`` for feature ``j`` on ``X_train`` (see the module doc).
+    """Fit the registered sampler ``name`` for feature ``j`` on ``X_train`` (see the module doc).
 
     ``categorical``: x_j is an integer-coded category, which the samplers that model x_j as
-    a number (gaussian, knockoff, impute_rf) cannot draw.
+    a number (gaussian, knockoff, impute_rf) cannot draw. ``params`` are checked against the
+    sampler's declared parameters (:mod:`imlbench.params`).
     """
+    spec = SAMPLERS.get(name)
     params = dict(params or {})
-    if categorical and name in NUMERIC_ONLY:
+    check_all(spec.params, params, owner=f"sampler {name!r}")
+    if categorical and spec.numeric_only:
+        able = [s for s in SAMPLERS.names() if not SAMPLERS.get(s).numeric_only]
         raise ValueError(f"sampler {name!r} draws numeric values and cannot replace categorical "
-                         f"feature {j}; use one of "
-                         f"{', '.join(s for s in SAMPLERS if s not in NUMERIC_ONLY)}")
+                         f"feature {j}; use one of {', '.join(able)}")
     p = X_train.shape[1]
     if not 0 <= j < p:
         raise ValueError(f"feature index {j} is outside the {p} columns")
     others = [m for m in range(p) if m != j]
-    if name == "permutation":
-        return FittedSampler(j, lambda X, r: r.permutation(X[:, j]), _one_group)
-    if name == "subgroups":
-        tree = params.get("tree", "cart")
-        min_node = int(params.get("min_node_size", 30))
-        if len(X_train) < 2 * min_node:
-            raise ValueError(f"the subgroup tree needs at least 2 x min_node_size = "
-                             f"{2 * min_node} training rows, got {len(X_train)}")
-        if tree == "cart":
-            apply = _cart_tree(X_train[:, others], X_train[:, j], params,
-                               int(rng.integers(2**31 - 1)))
-
-            def groups(X: np.ndarray, depth: int | None = None) -> np.ndarray:
-                return apply(X[:, others], depth)
-        elif tree == "distribution":
-            fitted = fit_subgroup_tree(
-                X_train, j, categorical=params.get("categorical_columns", ()),
-                min_node_size=min_node, max_depth=int(params.get("max_depth", 30)),
-                alpha=float(params.get("alpha", 0.05)), n_cuts=int(params.get("n_cuts", 32)),
-            )
-
-            def groups(X: np.ndarray, depth: int | None = None) -> np.ndarray:
-                return (fitted if depth is None else fitted.truncated(depth)).leaves(X)
-        else:
-            raise ValueError(f"subgroup tree {tree!r} is not one of {', '.join(TREES)}")
-
-        return FittedSampler(j, lambda X, r: permute_within(X[:, j], groups(X), r), groups)
-    if name == "gaussian":
-        mu, S = X_train.mean(axis=0), np.cov(X_train, rowvar=False)
-        coef = np.linalg.solve(S[np.ix_(others, others)], S[others, j])
-        sd = float(np.sqrt(max(S[j, j] - S[j, others] @ coef, 0.0)))
-
-        def draw(X: np.ndarray, r: np.random.Generator) -> np.ndarray:
-            mean = mu[j] + (X[:, others] - mu[others]) @ coef
-            return mean + sd * r.standard_normal(len(X))
-
-        return FittedSampler(j, draw, _one_group)
-    if name == "knockoff":
-        from imlbench.explain.knockoffs import gaussian_knockoffs
-
-        mu, S = X_train.mean(axis=0), np.cov(X_train, rowvar=False)
-        from imlbench.explain.knockoffs import knockoff_s
-
-        construction = params.get("construction", "equicorrelated")
-        s = knockoff_s(S, construction)
-        return FittedSampler(
-            j, lambda X, r: gaussian_knockoffs(X, r, mu=mu, sigma=S, method=construction,
-                                               s=s)[:, j],
-            _one_group,
-        )
-    if name == "impute_rf":
-        from sklearn.ensemble import RandomForestRegressor
-
-        forest = RandomForestRegressor(
-            n_estimators=int(params.get("n_estimators", 100)),
-            min_samples_leaf=int(params.get("min_samples_leaf", 5)),
-            max_features=params.get("max_features", 1.0),
-            oob_score=True, random_state=int(rng.integers(2**31 - 1)), n_jobs=1,
-        ).fit(X_train[:, others], X_train[:, j])
-        residuals = params.get("residuals", "own")
-        if residuals not in ("own", "train"):
-            raise ValueError(f"impute_rf residuals {residuals!r} is not one of own, train")
-        # training residuals are out-of-bag: in-sample ones would be shrunk by the fit
-        train_resid = X_train[:, j] - forest.oob_prediction_ if residuals == "train" else None
-
-        def draw(X: np.ndarray, r: np.random.Generator) -> np.ndarray:
-            pred = forest.predict(X[:, others])
-            pool = X[:, j] - pred if train_resid is None else train_resid
-            return pred + r.choice(pool, size=len(X), replace=len(pool) < len(X))
-
-        return FittedSampler(j, draw, _one_group)
-    if name == "exact":
-        if exact is None:
-            raise ValueError("the exact sampler needs a DGP with a known conditional law")
-        return FittedSampler(j, lambda X, r: exact(X, [j], r)[:, 0], _one_group)
-    raise ValueError(f"sampler {name!r} is not one of {', '.join(SAMPLERS)}")
+    return spec.build(X_train, j, others, rng, with_defaults(spec.params, params), exact)

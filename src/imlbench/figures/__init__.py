@@ -1,25 +1,57 @@
 """Figures by name: one function per published figure, reading Parquet only.
 
-A figure function has the signature ``(inputs, spec, out_png, out_pdf)``: ``inputs``
-maps a role (``estimates``, ``truth``, ``ranks``, ``summary``, ``data``) to Parquet paths, ``spec``
-is the figure's entry of the study file (title, caption, style). The function
-registered as ``<study>.<figN>`` lives in ``figures/<study>/<figN>.py``, so the
-workflow can rerun exactly the figure whose code changed.
+A figure function ``(inputs, spec, out_png, out_pdf)`` draws one figure of a study from its
+:class:`~imlbench.figures.inputs.FigureInputs`; ``spec`` is the figure's entry of the study
+file (title, caption, style, and ``methods``: which of the study's methods fill each of the
+figure's roles). It is registered with :func:`figure`, which declares what it reads: its
+method roles, the truth tables (estimands) and the study tables (``ranks``, ``summary``,
+``data``). The workflow gives the figure's rule exactly these inputs, so a figure reruns
+when, and only when, something it reads or its code changes. Figure functions live in the
+``figures`` package of their study (``imlbench.studies.<study>.figures.<figN>``, registered as
+``<study>.<figN>``); this package holds what they share: reading inputs and the house style.
 """
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 from imlbench.registry import Registry
 
-FIGURES: Registry = Registry("figure function")
+#: the study-level tables a figure may read besides estimates and truths
+TABLES = ("ranks", "summary", "data")
+
+Draw = Callable[[Any, dict, Path, Path], None]
 
 
-def load_figures() -> None:
-    """Import every figure module (each registers its function)."""
-    import imlbench.figures as pkg
+@dataclass(frozen=True)
+class FigureSpec:
+    """A registered figure function and what it reads."""
 
-    for info in pkgutil.walk_packages(pkg.__path__, prefix="imlbench.figures."):
-        importlib.import_module(info.name)
+    draw: Draw
+    methods: tuple[str, ...] = ()
+    truths: tuple[str, ...] = ()
+    tables: tuple[str, ...] = ()
+
+
+FIGURES: Registry[FigureSpec] = Registry("figure function")
+
+
+def figure(name: str, *, methods: Sequence[str] = (), truths: Sequence[str] = (),
+           tables: Sequence[str] = ()) -> Callable[[Draw], Draw]:
+    """Register ``draw`` as figure function ``name``; ``methods`` are its roles (the study
+    file maps each to one or more of its methods), ``truths`` the estimands and ``tables``
+    the study tables it reads."""
+    unknown = set(tables) - set(TABLES)
+    if unknown:
+        raise ValueError(f"figure {name}: unknown table(s) {', '.join(sorted(unknown))}; "
+                         f"allowed: {', '.join(TABLES)}")
+
+    def decorator(draw: Draw) -> Draw:
+        FIGURES.register(name, module=draw.__module__)(
+            FigureSpec(draw, tuple(methods), tuple(truths), tuple(tables)))
+        return draw
+
+    return decorator

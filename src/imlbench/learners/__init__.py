@@ -2,11 +2,14 @@
 
 Threads come from the caller (Snakemake's ``threads:``), never from a hidden default.
 Hyperparameters live in the study file; the defaults here mirror the R functions
-the papers used where the paper is silent (``randomForest``, ``nnet``).
+the papers used where the paper is silent (``randomForest``, ``nnet``). Each learner
+declares the hyperparameters a study file may set (:attr:`LearnerSpec.params`): those of
+the estimator it builds, less the ones the workflow sets itself (seed, threads).
 """
 
 from __future__ import annotations
 
+import importlib
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -15,12 +18,30 @@ from typing import Any
 from imlbench.registry import Registry
 
 
+def _estimator_params(path: str, *exclude: str) -> Callable[[], tuple[str, ...]]:
+    """The parameters of the estimator class at ``path`` (module.Class), less
+    ``exclude``; looked up only when asked (importing the estimator's library is slow)."""
+
+    def names() -> tuple[str, ...]:
+        module, cls = path.rsplit(".", 1)
+        params = getattr(importlib.import_module(module), cls)().get_params(deep=False)
+        return tuple(p for p in params if p not in exclude)
+
+    return names
+
+
+def _fixed(*names: str) -> Callable[[], tuple[str, ...]]:
+    return lambda: names
+
+
 @dataclass(frozen=True)
 class LearnerSpec:
-    """A registered learner: its constructor and what it supports."""
+    """A registered learner: its constructor, what it supports, and the names of the
+    hyperparameters a study file may give it (a function: they are looked up when checked)."""
 
     build: Callable[..., Any]
     capabilities: frozenset[str] = field(default_factory=frozenset)
+    params: Callable[[], tuple[str, ...]] = field(default=_fixed())
 
 
 LEARNERS: Registry[LearnerSpec] = Registry("learner")
@@ -149,22 +170,29 @@ def _none(params: dict, random_state: int, threads: int) -> Any:
     return DummyRegressor(strategy="mean")
 
 
-for _name, _build, _caps in [
-    ("rf", _rf, {"oob", "trees"}),
-    ("bagging", _bagging, {"oob", "trees"}),
-    ("gbm", _gbm, set()),
-    ("svm", _svm, set()),
-    ("knn", _knn, set()),
-    ("lm", _lm, {"linear"}),
-    ("tree", _tree, set()),
-    ("cart", _cart, set()),
-    ("forest", _forest, set()),
-    ("ols", _ols, {"linear"}),
-    ("mlp", _mlp, set()),
-    ("truth", _truth, {"oracle"}),
-    ("none", _none, set()),
+_FOREST = "sklearn.ensemble.RandomForestRegressor"
+for _name, _build, _caps, _params in [
+    ("rf", _rf, {"oob", "trees"}, _estimator_params(_FOREST, "bootstrap", "random_state",
+                                                   "n_jobs")),
+    ("bagging", _bagging, {"oob", "trees"},
+     _estimator_params(_FOREST, "bootstrap", "random_state", "n_jobs", "max_features")),
+    ("gbm", _gbm, set(), _estimator_params("xgboost.XGBRegressor", "random_state", "n_jobs",
+                                           "tree_method")),
+    ("svm", _svm, set(), _estimator_params("imlbench.learners.kernel_svr.BlockRBFSVR")),
+    ("knn", _knn, set(), _estimator_params("sklearn.neighbors.KNeighborsRegressor", "n_jobs")),
+    ("lm", _lm, {"linear"}, _estimator_params("sklearn.linear_model.LinearRegression")),
+    ("tree", _tree, set(), _estimator_params("sklearn.tree.DecisionTreeRegressor",
+                                             "random_state")),
+    ("cart", _cart, set(), _estimator_params("imlbench.learners.compact.RpartTree",
+                                             "random_state")),
+    ("forest", _forest, set(), _estimator_params("imlbench.learners.compact.CompactForest",
+                                                 "random_state")),
+    ("ols", _ols, {"linear"}, _fixed()),
+    ("mlp", _mlp, set(), _fixed("size", "decay", "maxit", "scale")),
+    ("truth", _truth, {"oracle"}, _fixed()),
+    ("none", _none, set(), _fixed()),
 ]:
-    LEARNERS.register(_name)(LearnerSpec(_build, frozenset(_caps)))
+    LEARNERS.register(_name)(LearnerSpec(_build, frozenset(_caps), _params))
 
 
 def make_learner(name: str, params: dict, random_state: int, threads: int = 1) -> Any:

@@ -1,20 +1,25 @@
 """Claims of a study turned into scorecard rows: claim, published, reproduced, verdict.
 
-Each claim kind is a function ``(claim, tables) -> list[dict]`` over the ranked
-importance estimates, the truths and the test results. Tolerances are Monte Carlo
-standard errors over the repetitions, multiplied by the ``z`` the claim states
-(default 3), and written into the row next to the verdict.
+A claim kind is a function ``(claim, tables) -> list[dict]`` over the ranked importance
+estimates, the truths, the other estimates and the summaries (:class:`Tables`), registered
+with its parameters (type, default and allowed values, :mod:`imlbench.params`) by
+:func:`claim_kind`. A claim of a study file holds the keys every claim has (``id``, ``kind``,
+``figure``, ``text``, ``published``, ``where``) and its kind's parameters; the function
+receives it with every missing default filled in. Tolerances are Monte Carlo standard errors
+over the repetitions, multiplied by the claim's ``z``, and are written into the row next to
+the verdict. The claim kinds live in the packages of the studies that use them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
-import numpy as np
 import pandas as pd
 
-from imlbench.registry import Registry, import_modules
+from imlbench.params import Param, with_defaults
+from imlbench.registry import Registry
 
 
 @dataclass
@@ -23,28 +28,54 @@ class Tables:
 
     ranked: pd.DataFrame  # importance estimates with ranks
     truth: dict[str, pd.DataFrame]  # scenario -> importance truth
-    other: pd.DataFrame  # non-importance estimates (tests, model-level truths, metrics)
+    other: pd.DataFrame  # estimates of the methods the claims name (importances: ``ranked``)
     #: every truth table by (scenario, estimand), e.g. ("n300_scenariolinear_p10", "pfi_x1")
     truths: dict[tuple[str, str], pd.DataFrame] = field(default_factory=dict)
-    #: interval coverage summarised from per-refit values (see metrics/refit_coverage.py)
+    #: the study's summary table (``metrics/summary.parquet``): what its methods that declare a
+    #: ``summarise`` condense their estimates into, e.g. interval coverage from per-refit values
     summary: pd.DataFrame = field(default_factory=pd.DataFrame)
 
 
 Claim = Callable[[dict, Tables], list[dict]]
-CLAIMS: Registry[Claim] = Registry("claim kind")
+
+#: the keys of every claim (the study schema checks them); the others are its kind's parameters
+CLAIM_KEYS = ("id", "kind", "figure", "text", "published", "where")
+
+
+@dataclass(frozen=True)
+class ClaimSpec:
+    """A registered claim kind: its function and its declared parameters."""
+
+    evaluate: Claim
+    params: Mapping[str, Param] = field(default_factory=dict)
+
+    def __call__(self, claim: Mapping[str, Any], tables: Tables) -> list[dict]:
+        """Scorecard rows of ``claim``, its parameters completed by their defaults."""
+        return self.evaluate(with_defaults(self.params, claim), tables)
+
+
+CLAIMS: Registry[ClaimSpec] = Registry("claim kind")
+
+
+def claim_kind(kind: str, *, params: Mapping[str, Param] | None = None) -> Callable[[Claim], Claim]:
+    """Register ``fn`` as claim kind ``kind`` with its parameters."""
+
+    def decorator(fn: Claim) -> Claim:
+        CLAIMS.register(kind, module=fn.__module__)(ClaimSpec(fn, dict(params or {})))
+        return fn
+
+    return decorator
+
+
+def claim_params(claim_: Mapping[str, Any]) -> dict[str, Any]:
+    """The parameters of a claim: its keys other than those every claim has."""
+    return {k: v for k, v in claim_.items() if k not in CLAIM_KEYS}
 
 REPRODUCED, NOT_REPRODUCED, NO_DATA = "reproduced", "not reproduced", "no data"
 
 
 def as_list(v) -> list:
     return [v] if isinstance(v, str) else list(v)
-
-
-def mean_and_se(values: pd.Series) -> tuple[float, float]:
-    """Mean of the non-missing ``values`` and its standard error (inf with fewer than two)."""
-    v = values.dropna()
-    se = float(v.std(ddof=1) / np.sqrt(len(v))) if len(v) > 1 else np.inf
-    return float(v.mean()), se
 
 
 def combos(where: dict) -> list[tuple[str, str]]:
@@ -66,119 +97,6 @@ def select_rows(df: pd.DataFrame, scenario: str, learner: str, method: str) -> p
     return df[(df["scenario"] == scenario) & (df["learner"] == learner) & (df["method"] == method)]
 
 
-@CLAIMS.register("ranks_match_theory")
-def ranks_match_theory(claim: dict, t: Tables) -> list[dict]:
-    """Every feature's mean rank equals its theoretical rank: |mean - theory| <= z * SE.
-
-    SE = max(sd over reps, sd of a rank spread uniformly over a tie group of size k,
-    sqrt((k^2 - 1) / 12)) / sqrt(reps): ties make ranks vary even for an exact method.
-    """
-    z = float(claim.get("z", 3.0))
-    sc = claim["where"]["scenario"]
-    truth = t.truth[sc].set_index("feature")
-    col = f"rank_{claim.get('truth', 'marginal')}"
-    tie = truth.groupby(col)[col].transform("size")
-    rows = []
-    for learner, method in combos(claim["where"]):
-        r = select_rows(t.ranked, sc, learner, method)
-        if r.empty:
-            rows.append(claim_row(claim, learner, method, "", "", None))
-            continue
-        g = r.groupby("feature")["rank"].agg(["mean", "std", "count"])
-        g["theory"] = truth[col]
-        g["floor"] = np.sqrt((tie**2 - 1) / 12.0)
-        g["se"] = np.maximum(g["std"].fillna(0.0), g["floor"]) / np.sqrt(g["count"])
-        g["dev"] = (g["mean"] - g["theory"]).abs()
-        ok = bool((g["dev"] <= z * g["se"] + 1e-12).all())
-        worst = g["dev"].idxmax()
-        rows.append(claim_row(
-            claim, learner, method,
-            "mean ranks " + ", ".join(f"{f}:{m:.2f}" for f, m in g["mean"].items())
-            + f" (largest gap {worst}: {g.loc[worst, 'dev']:.2f})",
-            f"|gap| <= {z:g} SE per feature (largest allowed {z * g['se'].max():.2f})", ok,
-        ))
-    return rows
-
-
-@CLAIMS.register("rank_order")
-def rank_order(claim: dict, t: Tables) -> list[dict]:
-    """Features ``higher`` outrank features ``lower``: mean(d) - z SE(d) > 0 over reps,
-    d = mean rank of ``higher`` minus mean rank of ``lower`` in one repetition."""
-    z = float(claim.get("z", 2.0))
-    sc = claim["where"]["scenario"]
-    rows = []
-    for learner, method in combos(claim["where"]):
-        r = select_rows(t.ranked, sc, learner, method)
-        if r.empty:
-            rows.append(claim_row(claim, learner, method, "", "", None))
-            continue
-        hi = r[r["feature"].isin(claim["higher"])].groupby("rep")["rank"].mean()
-        lo = r[r["feature"].isin(claim["lower"])].groupby("rep")["rank"].mean()
-        d = (hi - lo).dropna()
-        se = d.std(ddof=1) / np.sqrt(len(d)) if len(d) > 1 else np.inf
-        ok = bool(d.mean() - z * se > 0)
-        rows.append(claim_row(
-            claim, learner, method,
-            f"mean rank {'/'.join(claim['higher'])} {hi.mean():.2f} vs "
-            f"{'/'.join(claim['lower'])} {lo.mean():.2f} (difference {d.mean():.2f}, SE {se:.2f})",
-            f"difference - {z:g} SE > 0 over {len(d)} reps", ok,
-        ))
-    return rows
-
-
-@CLAIMS.register("matches_model_theory")
-def matches_model_theory(claim: dict, t: Tables) -> list[dict]:
-    """Estimates equal a model-level theoretical value in expectation: per repetition the
-    ratio sum_j estimate_j / sum_j theory_j, averaged over reps, is 1 within z SE over reps.
-    (Summing over features keeps near-zero theory values, e.g. a null feature, from
-    dominating the ratio.)"""
-    z = float(claim.get("z", 3.0))
-    sc = claim["where"]["scenario"]
-    rows = []
-    for learner, method in combos(claim["where"]):
-        est = select_rows(t.ranked, sc, learner, method)
-        theory = select_rows(t.other, sc, learner, claim["theory_method"])
-        if est.empty or theory.empty:
-            rows.append(claim_row(claim, learner, method, "", "", None))
-            continue
-        m = est.merge(theory[["rep", "feature", "value"]], on=["rep", "feature"],
-                      suffixes=("", "_theory"))
-        sums = m.groupby("rep")[["value", "value_theory"]].sum()
-        ratio = sums["value"] / sums["value_theory"]
-        se = ratio.std(ddof=1) / np.sqrt(len(ratio)) if len(ratio) > 1 else np.inf
-        ok = bool(abs(ratio.mean() - 1.0) <= z * se)
-        rows.append(claim_row(
-            claim, learner, method,
-            f"mean ratio estimate/theory {ratio.mean():.4f} (SE {se:.4f}, {len(ratio)} reps)",
-            f"|ratio - 1| <= {z:g} SE = {z * se:.4f}", ok,
-        ))
-    return rows
-
-
-@CLAIMS.register("rejection_rate")
-def rejection_rate(claim: dict, t: Tables) -> list[dict]:
-    """Rejection rate of a test near the level (``expect: nominal``, |rate - alpha| <= z SE)
-    or above it (``expect: above``, rate - alpha > z SE), SE = sqrt(alpha (1 - alpha) / reps)."""
-    z = float(claim.get("z", 3.0))
-    alpha = float(claim.get("alpha", 0.05))
-    sc = claim["where"]["scenario"]
-    rows = []
-    for learner, method in combos(claim["where"]):
-        r = select_rows(t.other, sc, learner, method)
-        if r.empty:
-            rows.append(claim_row(claim, learner, method, "", "", None))
-            continue
-        rate = r["reject"].mean()
-        se = np.sqrt(alpha * (1 - alpha) / len(r))
-        ok = abs(rate - alpha) <= z * se if claim["expect"] == "nominal" else rate - alpha > z * se
-        rows.append(claim_row(
-            claim, learner, method, f"rejection rate {rate:.3f} over {len(r)} reps",
-            f"{'|rate - alpha|' if claim['expect'] == 'nominal' else 'rate - alpha'} vs "
-            f"{z:g} SE = {z * se:.3f}", bool(ok),
-        ))
-    return rows
-
-
 NOT_RUN = "not run in this profile"
 
 
@@ -195,7 +113,3 @@ def evaluate(claims: list[dict], tables: Tables, scenarios: set[str]) -> pd.Data
     cols = ["claim", "figure", "text", "scenario", "learner", "method", "published",
             "reproduced", "tolerance", "verdict"]
     return pd.DataFrame(rows, columns=cols)
-
-
-# the study-specific claim modules (metrics/claims_*.py) register their kinds in CLAIMS
-import_modules("imlbench.metrics", "claims_")

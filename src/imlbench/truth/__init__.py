@@ -1,26 +1,48 @@
 """Ground-truth estimands of the DGPs, by DGP name.
 
-``TRUTHS[dgp](dgp, fixed_rng) -> {estimand: DataFrame}`` computes them from the
-known f and joint law alone (closed forms and quadrature), never from the
-estimators they check. ``ESTIMANDS[dgp]`` lists the tables, known before any job runs.
+``TRUTHS.get(dgp).compute(dgp, fixed_rng) -> {estimand: DataFrame}`` computes them from the
+known f and joint law alone (closed forms and quadrature), never from the estimators they
+check; ``TRUTHS.get(dgp).estimands`` names the tables, known before any job runs. The generic
+truths are registered in :mod:`imlbench.truth.effects`; a study registers those of its own
+DGPs in its package.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from imlbench.dgp.base import DGP
 from imlbench.registry import Registry
-from imlbench.truth.conditional_subgroups import cspfi_truths
-from imlbench.truth.copula_linear import copula_linear_truths
-from imlbench.truth.effects import effect_curves_table
-from imlbench.truth.pd_uncertainty_toy import pd_toy_truths
 
-TRUTHS: Registry = Registry("truth")
-TRUTHS.register("copula_linear")(copula_linear_truths)
+FixedRng = Callable[[str], np.random.Generator]
+Compute = Callable[[DGP, FixedRng], dict[str, pd.DataFrame]]
 
-ESTIMANDS: dict[str, tuple[str, ...]] = {"copula_linear": ("importance", "effects")}
-for _name in ("ale_book_ch6", "ale_book_ch7", "stratpd_synthetic", "stratpd_weight"):
-    TRUTHS.register(_name)(effect_curves_table)
-    ESTIMANDS[_name] = ("effect_curves",)
-TRUTHS.register("cspfi_simulation")(cspfi_truths)
-ESTIMANDS["cspfi_simulation"] = ("pfi_x1",)
-TRUTHS.register("pdp_uncertainty_toy")(pd_toy_truths)
-ESTIMANDS["pdp_uncertainty_toy"] = ("dgp_pd",)
+
+@dataclass(frozen=True)
+class TruthSpec:
+    """The truths of one DGP: how to compute them, and the estimands (table names) they hold."""
+
+    compute: Compute
+    estimands: tuple[str, ...]
+
+
+TRUTHS: Registry[TruthSpec] = Registry("truth", providers=("imlbench.truth.effects",))
+
+
+def truth(dgp: str, estimands: Sequence[str]) -> Callable[[Compute], Compute]:
+    """Register ``compute`` as the truths of the DGP registered as ``dgp``."""
+
+    def decorator(compute: Compute) -> Compute:
+        TRUTHS.register(dgp, module=compute.__module__)(TruthSpec(compute, tuple(estimands)))
+        return compute
+
+    return decorator
+
+
+def estimands(dgp: str) -> tuple[str, ...]:
+    """The truth tables of DGP ``dgp`` (none when it has no known truths)."""
+    return TRUTHS.get(dgp).estimands if dgp in TRUTHS else ()

@@ -22,6 +22,7 @@ import pandas as pd
 
 from imlbench.dgp.base import DGP
 from imlbench.dgp.effect_examples import AleBookCh6, AleBookCh7, StratpdSynthetic, StratpdWeight
+from imlbench.truth import truth
 
 Curve = Callable[[np.ndarray], np.ndarray]
 EFFECT_ESTIMANDS = ("pd", "conditional", "ale")
@@ -161,3 +162,7 @@ def effect_curves_table(
         frames.append(pd.DataFrame({"estimand": estimand, "feature": feature, "x": z,
                                     "value": np.broadcast_to(curve(z), z.shape)}))
     return {"effect_curves": pd.concat(frames, ignore_index=True)}
+
+
+for _dgp in ("ale_book_ch6", "ale_book_ch7", "stratpd_synthetic", "stratpd_weight"):
+    truth(_dgp, ("effect_curves",))(effect_curves_table)

@@ -1,1 +1,0 @@
-"""Figures of Molnar, Koenig, Bischl & Casalicchio, the conditional-subgroups paper."""

@@ -1,0 +1,86 @@
+"""What a figure reads: the Parquet files its rule hands it, by role.
+
+A figure never names a method of the study file: it asks for a *role* it declared
+(:func:`imlbench.figures.figure`), and the figure's entry in the study file maps the role to
+one or more of the study's methods. Every table comes back restricted to the figure's
+scenarios, with a ``role`` column next to ``method`` where methods are involved.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import pandas as pd
+
+from imlbench.io import read_many, read_parquet
+
+
+class FigureInputs:
+    """The inputs of one figure job.
+
+    ``paths`` maps ``estimates``, ``truth``, ``ranks``, ``summary`` and ``data`` to Parquet
+    files; ``methods`` maps each role to the study methods that fill it; ``scenarios`` are the
+    figure's scenarios that run in this profile.
+    """
+
+    def __init__(self, paths: Mapping[str, Sequence[Path]], methods: Mapping[str, str | list],
+                 scenarios: Sequence[str]) -> None:
+        self.paths = {k: [Path(p) for p in v] for k, v in paths.items()}
+        self.roles = {role: [m] if isinstance(m, str) else list(m)
+                      for role, m in methods.items()}
+        self.scenarios = list(scenarios)
+
+    def methods(self, *roles: str) -> dict[str, str]:
+        """Study method -> role, for the given roles (default: all)."""
+        unknown = set(roles) - set(self.roles)
+        if unknown:
+            raise ValueError(f"unknown role(s) {', '.join(sorted(unknown))}; this figure's "
+                             f"roles: {', '.join(self.roles)}")
+        return {m: role for role in (roles or self.roles) for m in self.roles[role]}
+
+    def _with_roles(self, table: pd.DataFrame, roles: Sequence[str]) -> pd.DataFrame:
+        by_method = self.methods(*roles)
+        table = table[table["method"].isin(list(by_method))].copy()
+        table["role"] = table["method"].map(by_method)
+        return table
+
+    def estimates(self, *roles: str) -> pd.DataFrame:
+        """The estimates of the methods filling ``roles`` (``estimates/<sc>/<learner>/<m>/``)."""
+        wanted = self.methods(*roles)
+        paths = [p for p in self.paths.get("estimates", []) if p.parent.name in wanted]
+        if not paths:
+            raise ValueError(f"no estimates of role(s) {', '.join(roles)} among the inputs")
+        return self._with_roles(read_many(paths), roles)
+
+    def truth(self, estimand: str) -> pd.DataFrame:
+        """The truth tables of one estimand (e.g. ``importance``, ``effects``)."""
+        paths = [p for p in self.paths.get("truth", []) if p.stem == estimand]
+        if not paths:
+            raise ValueError(f"no {estimand} truth among the inputs")
+        return read_many(paths)
+
+    def data(self) -> pd.DataFrame:
+        """The first data chunk of each scenario, with a ``scenario`` column."""
+        return pd.concat(
+            [read_parquet(p).assign(scenario=p.parent.name) for p in self.paths.get("data", [])],
+            ignore_index=True,
+        )
+
+    def summary(self) -> pd.DataFrame:
+        """The study's summary table (e.g. interval coverage), for the figure's scenarios."""
+        table = read_many(self.paths.get("summary", []))
+        if table.empty:
+            raise ValueError("no summary among the inputs")
+        return table[table["scenario"].isin(self.scenarios)]
+
+    def ranks(self, *roles: str) -> pd.DataFrame:
+        """Per-repetition importance ranks of the methods filling ``roles`` (default: all) in
+        the figure's scenarios."""
+        table = read_many(self.paths.get("ranks", []))
+        if table.empty:
+            raise ValueError("no ranks among the inputs")
+        table = self._with_roles(table[table["scenario"].isin(self.scenarios)], roles)
+        if table.empty:
+            raise ValueError(f"no ranks of scenarios {', '.join(self.scenarios)}")
+        return table

@@ -1,2 +1,0 @@
-"""Figures of Molnar, Freiesleben, Koenig, Casalicchio, Wright & Bischl, PD and PFI of the
-data generating process."""

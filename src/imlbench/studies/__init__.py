@@ -1,0 +1,26 @@
+"""The studies: one package per reproduced paper, holding everything only that study uses.
+
+``imlbench.studies.<study>`` (the name of ``config/studies/<study>.yaml``) imports the modules
+that register the study's DGPs, truths, methods and claim kinds; its ``figures`` package those
+of its figure functions. :func:`load` is how the workflow brings a study's entries into the
+registries (:mod:`imlbench.registry`); a study file that uses only the layers' entries needs
+no package. Layers never import a study, and no study imports another.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from collections.abc import Iterable
+
+
+def load(names: Iterable[str], *, figures: bool = False) -> None:
+    """Import the packages of the named studies (and, with ``figures``, their figure
+    functions), registering their entries; a study without a package is skipped."""
+    for name in names:
+        package = f"{__name__}.{name}"
+        if importlib.util.find_spec(package) is None:
+            continue
+        importlib.import_module(package)
+        if figures and importlib.util.find_spec(f"{package}.figures") is not None:
+            importlib.import_module(f"{package}.figures")

@@ -1,0 +1,290 @@
+"""Claim kinds of the bike-rental application (Molnar et al., conditional subgroups, Sect. 10).
+
+They read the estimates of the methods of :mod:`.methods_bike` and, for Fig. 10, of
+``cs_pfi_depths`` (:mod:`.methods_depth`, asked for the median and its quantiles), both in
+:mod:`imlbench.studies.conditional_subgroups`. Tolerances come from the statistics the methods
+report:
+
+- permutation importances: the SE of a median over R permutations, 1.2533 sd / sqrt(R), with
+  sd estimated from the reported 5%-95% spread as (upper - lower) / (2 z_0.95) (normal
+  quantiles); it is the Monte Carlo error of the permutations for the fitted model;
+- Table 6: the SD of the two-fold predictability over repeated random fold splits (the
+  estimator's split noise; the published number is one split, ours the mean of k);
+- tree structure and split points: bootstrap refits of the subgroup tree on the training rows.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+from scipy.special import ndtri
+
+from imlbench.metrics.claims import Tables, claim_kind, claim_row, select_rows
+from imlbench.params import (
+    REQUIRED,
+    choice,
+    either,
+    feature_name,
+    integer,
+    items,
+    number,
+    study_name,
+    table,
+    text,
+)
+
+#: SE of a sample median relative to sd / sqrt(R) under normality (sqrt(pi / 2))
+MEDIAN_SE = float(np.sqrt(np.pi / 2))
+Z3 = {"z": number(3.0, minimum=0)}
+
+
+def _where(claim: dict) -> tuple[str, str, str]:
+    w = claim["where"]
+    return w["scenario"], w["learner"], w["method"]
+
+
+def _other(claim: dict, t: Tables, method: str | None = None) -> pd.DataFrame:
+    sc, learner, m = _where(claim)
+    if t.other.empty:
+        return t.other
+    return select_rows(t.other, sc, learner, method or m)
+
+
+def _sub(claim: dict, published: str) -> dict:
+    """The claim for one of its rows (one feature, one split point): the same id, with the
+    row's own published value."""
+    return {**claim, "published": published}
+
+
+def _missing(claim: dict, reproduced: str) -> dict:
+    _, learner, m = _where(claim)
+    return claim_row(claim, learner, m, reproduced, "", None)
+
+
+def median_se(row: pd.Series) -> float:
+    """SE of a reported median over ``n_repeats`` permutations, from its quantile spread."""
+    z = ndtri(row["upper_q"]) - ndtri(row["lower_q"])
+    return MEDIAN_SE * (row["upper"] - row["lower"]) / z / np.sqrt(row["n_repeats"])
+
+
+@claim_kind("predictability_table", params={"values": table(value=number()), **Z3})
+def predictability_table(claim: dict, t: Tables) -> list[dict]:
+    """Table 6: per feature of ``values`` (published %), ours = mean over k fold splits;
+    |ours - published| <= z sd sqrt(1 + 1/k), sd = SD of the two-fold estimate over splits."""
+    z = claim["z"]
+    _, learner, m = _where(claim)
+    est = _other(claim, t)
+    rows = []
+    for feature, published in claim["values"].items():
+        sub = _sub(claim, f"{feature}: {published}%")
+        hit = est[est["feature"] == feature] if len(est) else est
+        if hit.empty:
+            rows.append(_missing(sub, f"{feature} is not in the data (the ISLP days cover one "
+                                      "year, so yr is constant and dropped)" if len(est) else ""))
+            continue
+        r = hit.iloc[0]
+        ours, sd, k = 100 * r["value"], 100 * r["sd"], int(r["n_splits"])
+        tol = z * sd * np.sqrt(1 + 1 / k)
+        rows.append(claim_row(sub, learner, m,
+                         f"{ours:.1f}% (SD over {k} fold splits {sd:.1f} points)",
+                         f"|gap| <= {z:g} SD sqrt(1 + 1/k) = {tol:.1f} points (split noise "
+                         "only; our data are one year of days aggregated from hours)",
+                         bool(abs(ours - published) <= tol)))
+    return rows
+
+
+def _importance(claim: dict, t: Tables, method: str) -> pd.DataFrame:
+    sc, learner, _ = _where(claim)
+    if t.ranked.empty:
+        return t.ranked
+    return select_rows(t.ranked, sc, learner, method).set_index("feature")
+
+
+@claim_kind("top_importance", params={"top": items(feature_name())})
+def top_importance(claim: dict, t: Tables) -> list[dict]:
+    """The features ``top`` (those in the data) are the most important by median importance,
+    separated from the rest: min lower quantile of ``top`` > max upper quantile of the others
+    (their 5%-95% permutation ranges do not overlap)."""
+    _, learner, m = _where(claim)
+    est = _importance(claim, t, m)
+    if est.empty:
+        return [_missing(claim, "")]
+    top = [f for f in claim["top"] if f in est.index]
+    absent = [f for f in claim["top"] if f not in est.index]
+    note = f"; {', '.join(absent)} not in the data, not checkable" if absent else ""
+    if not top:
+        return [_missing(claim, "none of the features is in the data" + note)]
+    order = est["value"].sort_values(ascending=False)
+    rest = est.drop(index=top)
+    gap = est.loc[top, "lower"].min() - rest["upper"].max()
+    ok = set(order.index[: len(top)]) == set(top) and gap > 0
+    return [claim_row(claim, learner, m,
+                 "order by median: " + ", ".join(f"{f} {v:.0f}" for f, v in order.items()) + note,
+                 f"min 5% quantile of {'/'.join(top)} minus max 95% quantile of the rest = "
+                 f"{gap:.0f} > 0", bool(ok))]
+
+
+@claim_kind("importance_versus", params={
+    "feature": feature_name(), "baseline": study_name("methods"),
+    "expect": choice(REQUIRED, ("lower", "equal")), **Z3})
+def importance_versus(claim: dict, t: Tables) -> list[dict]:
+    """For ``feature``: the method's median against the ``baseline`` method's median.
+    ``expect: lower``: baseline - method > z SE; ``expect: equal``: |difference| <= z SE;
+    SE = sqrt(SE_1^2 + SE_2^2) of the two medians (:func:`median_se`)."""
+    z = claim["z"]
+    _, learner, m = _where(claim)
+    est, base = _importance(claim, t, m), _importance(claim, t, claim["baseline"])
+    f = claim["feature"]
+    if est.empty or base.empty:
+        return [_missing(claim, "")]
+    if f not in est.index:
+        return [_missing(claim, f"{f} is not in the data (constant in the ISLP days)")]
+    a, b = est.loc[f], base.loc[f]
+    d, se = b["value"] - a["value"], float(np.hypot(median_se(a), median_se(b)))
+    ok = d > z * se if claim["expect"] == "lower" else abs(d) <= z * se
+    split = f", subgroups split on {a['split_on']}" if a.get("split_on") else ""
+    return [claim_row(claim, learner, m,
+                 f"{f}: {claim['baseline']} {b['value']:.0f} [{b['lower']:.0f}, {b['upper']:.0f}]"
+                 f", {m} {a['value']:.0f} [{a['lower']:.0f}, {a['upper']:.0f}]{split}",
+                 f"difference {d:.0f} {'>' if claim['expect'] == 'lower' else 'within +-'} "
+                 f"{z:g} SE = {z * se:.0f} (permutation error of the medians)", bool(ok))]
+
+
+def _splits(claim: dict, t: Tables) -> pd.DataFrame:
+    est = _other(claim, t)
+    return est[est["feature"] == claim["feature"]] if len(est) else est
+
+
+@claim_kind("split_features",
+            params={"feature": feature_name(), "expect": items(feature_name())})
+def split_features(claim: dict, t: Tables) -> list[dict]:
+    """The subgroup tree of ``feature`` (fitted on the training rows) splits exactly on the
+    features ``expect``. A structural claim, checked exactly; its stability is reported as the
+    share of bootstrap refits that split on each feature and on exactly this set."""
+    _, learner, m = _where(claim)
+    est = _splits(claim, t)
+    if est.empty:
+        return [_missing(claim, "")]
+    expect = set(claim["expect"])
+    fitted = set(est.loc[est["boot"] == -1, "split_feature"])
+    n_boot = int(est["n_boot"].iloc[0])
+    boot = est[est["boot"] >= 0]
+    per_feature = boot.groupby("split_feature")["boot"].nunique().sort_values(ascending=False)
+    same = (boot.groupby("boot")["split_feature"].agg(frozenset) == frozenset(expect)).sum()
+    stability = (f"; over {n_boot} bootstrap trees: exactly this set {same / n_boot:.0%}, "
+                 + ", ".join(f"{f} {k / n_boot:.0%}" for f, k in per_feature.items())
+                 if n_boot else "")
+    return [claim_row(claim, learner, m,
+                 f"splits on {', '.join(sorted(fitted)) or 'nothing'}{stability}",
+                 "exact set of the fitted tree (bootstrap shares: its stability)",
+                 fitted == expect)]
+
+
+@claim_kind("split_points", params={
+    "feature": feature_name(), "split_feature": feature_name(), "points": items(number()), **Z3})
+def split_points(claim: dict, t: Tables) -> list[dict]:
+    """Each published split point of ``feature``'s tree on ``split_feature`` (``points``):
+    ours is the fitted tree's nearest threshold on that feature, within z bootstrap SDs (per
+    bootstrap tree, its threshold nearest to ours)."""
+    z = claim["z"]
+    _, learner, m = _where(claim)
+    est = _splits(claim, t)
+    if est.empty:
+        return [_missing(claim, "")]
+    on = est[est["split_feature"] == claim["split_feature"]]
+    fitted = on.loc[on["boot"] == -1, "threshold"].to_numpy()
+    rows = []
+    for v in claim["points"]:
+        sub = _sub(claim, f"{claim['split_feature']} split at {v:g}")
+        if not len(fitted):
+            rows.append(claim_row(sub, learner, m, f"no split on {claim['split_feature']}", "",
+                             False))
+            continue
+        ours = float(fitted[np.argmin(np.abs(fitted - v))])
+        near = on[on["boot"] >= 0].groupby("boot")["threshold"].agg(
+            lambda c, o=ours: c.to_numpy()[np.argmin(np.abs(c.to_numpy() - o))])
+        sd = float(near.std(ddof=1)) if len(near) > 1 else np.nan
+        rows.append(claim_row(sub, learner, m,
+                         f"{ours:.2f} (all: {', '.join(f'{x:.2f}' for x in sorted(fitted))}; "
+                         f"bootstrap SD {sd:.2f} over {len(near)} trees)",
+                         f"|gap| <= {z:g} bootstrap SD = {z * sd:.2f}",
+                         bool(abs(ours - v) <= z * sd) if np.isfinite(sd) else None))
+    return rows
+
+
+def _matches(conditions: dict, match: dict) -> bool:
+    """Whether a subgroup's conditions fit ``match``: a list = exactly these levels,
+    ``above``/``below`` = a lower/upper bound only on that feature."""
+    for feature, want in match.items():
+        cond = conditions.get(feature)
+        if cond is None:
+            return False
+        if isinstance(want, list):
+            if sorted(cond.get("levels", [])) != sorted(want):
+                return False
+        elif want == "above" and not (cond.get("lo") is not None and cond.get("hi") is None):
+            return False
+        elif want == "below" and not (cond.get("hi") is not None and cond.get("lo") is None):
+            return False
+    return True
+
+
+@claim_kind("local_importance", params={
+    "feature": feature_name(),
+    "match": table(value=either(items(text()), choice(REQUIRED, ("above", "below")))),
+    "expect": choice(REQUIRED, ("zero", "smallest")), **Z3})
+def local_importance(claim: dict, t: Tables) -> list[dict]:
+    """Local cs-PFI of ``feature`` in the subgroups matching ``match``. ``expect: zero``: 0 lies
+    within the subgroup's 5%-95% permutation range; ``expect: smallest``: its median is the
+    smallest over the subgroups by more than z SE (:func:`median_se`)."""
+    z = claim["z"]
+    _, learner, m = _where(claim)
+    est = _other(claim, t)
+    est = est[est["feature"] == claim["feature"]] if len(est) else est
+    if est.empty:
+        return [_missing(claim, "")]
+    hit = est[[_matches(json.loads(c), claim["match"]) for c in est["conditions"]]]
+    groups = "; ".join(f"{r.rule}: {r.value:.0f} [{r.lower:.0f}, {r.upper:.0f}]"
+                       for r in est.itertuples())
+    if hit.empty:
+        return [claim_row(claim, learner, m, f"no subgroup matches {claim['match']} ({groups})", "",
+                     False)]
+    r = hit.loc[hit["value"].idxmin()]
+    if claim["expect"] == "zero":
+        ok, tol = r["lower"] <= 0 <= r["upper"], "0 within the 5%-95% permutation range"
+    else:
+        others = est.drop(index=r.name)
+        margin = others["value"].min() - r["value"]
+        se = np.hypot(median_se(r), median_se(others.loc[others["value"].idxmin()]))
+        ok = margin > z * se
+        tol = f"next smallest minus it = {margin:.0f} > {z:g} SE = {z * se:.0f}"
+    return [claim_row(claim, learner, m, f"{r['rule']}: {r['value']:.0f}; all groups: {groups}",
+                 tol, bool(ok))]
+
+
+@claim_kind("depth_tradeoff", params={"depth": integer(2, minimum=1), **Z3})
+def depth_tradeoff(claim: dict, t: Tables) -> list[dict]:
+    """Fig. 10: of the features whose cs-PFI changes between depth 0 and the largest depth by
+    more than z SE of the two medians, most change more from 0 to ``depth`` (2) than after."""
+    z = claim["z"]
+    _, learner, m = _where(claim)
+    est = _other(claim, t)
+    if est.empty:
+        return [_missing(claim, "")]
+    d, top = claim["depth"], int(est["depth"].max())
+    moving, early, lines = 0, 0, []
+    for f, g in est.groupby("feature"):
+        g = g.set_index("depth")
+        first = g.loc[0, "value"] - g.loc[d, "value"]
+        later = g.loc[d, "value"] - g.loc[top, "value"]
+        if abs(first + later) > z * float(np.hypot(median_se(g.loc[0]), median_se(g.loc[top]))):
+            moving += 1
+            early += abs(first) >= abs(later)
+            lines.append(f"{f} {first:+.0f}/{later:+.0f}")
+    return [claim_row(claim, learner, m,
+                 f"change 0->{d} / {d}->{top}: " + (", ".join(lines) or "none")
+                 + f" ({early} of {moving} changing features change more by depth {d})",
+                 f"features whose change 0->{top} exceeds {z:g} SE; more than half of them",
+                 bool(moving and early > moving / 2))]

@@ -1,0 +1,193 @@
+"""Claims of the conditional-PFI simulation (Molnar et al., conditional subgroups, Sect. 6-7).
+
+Every repetition r gives an estimate of the conditional PFI of x1 and its error
+e_r = estimate_r - truth. The truth is the closed form of the true model (setting I, the truth
+stage's ``pfi_x1`` table) or, for a fitted model (setting II), the cell's mean of the per-model
+Monte Carlo truths (method ``truth_method``), as the paper's code averages them. All
+tolerances are standard errors over the repetitions (squared errors are paired: every method
+of a cell sees the same data sets).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from imlbench.metrics.claims import Tables, as_list, claim_kind, claim_row, select_rows
+from imlbench.params import REQUIRED, choice, feature_name, integer, items, number, study_name, text
+from imlbench.stats import mean_and_se
+
+#: what the errors are taken of and against: the feature, and the truth of setting II (a
+#: method of per-model truths, averaged per cell) or else of setting I (a truth table)
+TRUTH = {
+    "feature": feature_name("x1"),
+    "truth_method": study_name("methods", None),
+    "truth_table": text("pfi_x1"),
+}
+
+
+def errors(claim: dict, t: Tables, learner: str, method: str) -> pd.Series:
+    """Per-repetition estimate minus truth of the claim's feature (index: rep); empty when the
+    estimates or the truth are missing."""
+    sc = claim["where"]["scenario"]
+    feature = claim["feature"]
+    est = select_rows(t.ranked, sc, learner, method)
+    if est.empty:
+        return pd.Series(dtype=float)
+    est = est[est["feature"] == feature].set_index("rep")["value"]
+    return est - claim_truth(claim, t, learner)
+
+
+def claim_truth(claim: dict, t: Tables, learner: str) -> float:
+    """The conditional PFI the claim's estimates are compared with (see the module doc)."""
+    sc = claim["where"]["scenario"]
+    feature = claim["feature"]
+    if claim["truth_method"] is not None:
+        tm = select_rows(t.other, sc, learner, claim["truth_method"])
+        tm = tm[tm["feature"] == feature]
+        return float(tm["value"].mean()) if len(tm) else np.nan
+    table = t.truths.get((sc, claim["truth_table"]))
+    if table is None:
+        return np.nan
+    table = table[(table["feature"] == feature) & (table["estimand"] == "conditional")]
+    return float(table["value"].iloc[0])
+
+
+@claim_kind("pfi_mse", params={
+    **TRUTH, "values": items(number()), "published_reps": integer(1000, minimum=1),
+    "z": number(3.0, minimum=0),
+})
+def pfi_mse(claim: dict, t: Tables) -> list[dict]:
+    """Published MSE of each method (``values``, in the order of ``where.method``) against ours.
+
+    MSE = mean_r e_r^2. Both are Monte Carlo estimates: ours has SE = sd(e^2) / sqrt(R), the
+    published one SE_pub = sd(e^2) / sqrt(R_pub) (``published_reps``, 1000 in the paper), with
+    sd(e^2) estimated from our repetitions. Reproduced when |MSE - published| <= z sqrt(SE^2 +
+    SE_pub^2) (z = 3).
+    """
+    z = claim["z"]
+    r_pub = claim["published_reps"]
+    methods = as_list(claim["where"]["method"])
+    if len(methods) != len(claim["values"]):
+        raise ValueError(f"claim {claim['id']}: {len(methods)} methods but "
+                         f"{len(claim['values'])} values")
+    rows = []
+    for learner in as_list(claim["where"]["learner"]):
+        for method, published in zip(methods, claim["values"], strict=True):
+            sq = (errors(claim, t, learner, method) ** 2).dropna()
+            if sq.empty:
+                rows.append(claim_row(claim, learner, method, "", "", None)
+                            | {"published": f"{published:g}"})
+                continue
+            mse, se = mean_and_se(sq)
+            se_pub = float(sq.std(ddof=1) / np.sqrt(r_pub)) if len(sq) > 1 else np.inf
+            bound = z * float(np.hypot(se, se_pub))
+            rows.append(claim_row(
+                claim, learner, method, f"MSE {mse:.3g} (SE {se:.2g}, {len(sq)} reps)",
+                f"|MSE - published| <= {z:g} sqrt(SE^2 + SE_pub^2) = {bound:.3g} "
+                f"(SE_pub = sd / sqrt({r_pub}))", abs(mse - published) <= bound,
+            ) | {"published": f"{published:g}"})
+    return rows
+
+
+def _paired(claim: dict, t: Tables, learner: str, a: str, b: str) -> pd.Series:
+    """Per-repetition e_a^2 - e_b^2 of two methods on the same data sets."""
+    return (errors(claim, t, learner, a) ** 2 - errors(claim, t, learner, b) ** 2).dropna()
+
+
+@claim_kind("mse_order", params={
+    **TRUTH, "worse": items(study_name("methods")),
+    "expect": choice("better", ("better", "not_worse")), "z": number(2.0, minimum=0),
+})
+def mse_order(claim: dict, t: Tables) -> list[dict]:
+    """Each method of ``where.method`` has a lower MSE than every method of ``worse``:
+    d_r = e_a,r^2 - e_b,r^2 over the repetitions, mean(d) + z SE(d) < 0 (z = 2).
+    With ``expect: not_worse`` the method is only not detectably worse: mean(d) - z SE(d) <= 0."""
+    z = claim["z"]
+    strict = claim["expect"] == "better"
+    rows = []
+    for learner in as_list(claim["where"]["learner"]):
+        for method in as_list(claim["where"]["method"]):
+            parts, oks = [], []
+            for other in claim["worse"]:
+                d = _paired(claim, t, learner, method, other)
+                if d.empty:
+                    oks.append(None)
+                    continue
+                mean, se = mean_and_se(d)
+                oks.append(mean + z * se < 0 if strict else mean - z * se <= 0)
+                parts.append(f"vs {other}: {mean:+.3g} (SE {se:.2g})")
+            ok = None if None in oks else all(oks)
+            test = "< 0" if strict else "<= 0"
+            sign = "+" if strict else "-"
+            rows.append(claim_row(
+                claim, learner, method,
+                f"MSE difference {'; '.join(parts)}" if parts else "",
+                f"paired MSE difference {sign} {z:g} SE {test}", ok,
+            ))
+    return rows
+
+
+@claim_kind("pfi_bias", params={
+    **TRUTH, "expect": choice(REQUIRED, ("below", "above")), "z": number(2.0, minimum=0),
+})
+def pfi_bias(claim: dict, t: Tables) -> list[dict]:
+    """The estimates lie below (``expect: below``) or above the truth on average:
+    mean(e) + z SE < 0, or mean(e) - z SE > 0 (z = 2)."""
+    z = claim["z"]
+    below = claim["expect"] == "below"
+    rows = []
+    for learner in as_list(claim["where"]["learner"]):
+        for method in as_list(claim["where"]["method"]):
+            e = errors(claim, t, learner, method).dropna()
+            if e.empty:
+                rows.append(claim_row(claim, learner, method, "", "", None))
+                continue
+            mean, se = mean_and_se(e)
+            ok = mean + z * se < 0 if below else mean - z * se > 0
+            truth = claim_truth(claim, t, learner)
+            rows.append(claim_row(
+                claim, learner, method,
+                f"mean estimate {truth + mean:.3g} vs truth {truth:.3g} (SE {se:.2g})",
+                f"mean error {'+' if below else '-'} {z:g} SE {'< 0' if below else '> 0'}", ok,
+            ))
+    return rows
+
+
+@claim_kind("depth_trend", params={
+    **TRUTH, "depths": items(integer(minimum=0), length=2),
+    "expect": choice(REQUIRED, ("approaches", "flat")), "z": number(3.0, minimum=0),
+})
+def depth_trend(claim: dict, t: Tables) -> list[dict]:
+    """cs-PFI against the tree depth (method of kind metric with ``depth`` rows), comparing
+    ``depths: [shallow, deep]`` over the repetitions. ``expect: approaches``: the deep tree's
+    squared error is lower, mean(e_deep^2 - e_shallow^2) + z SE < 0; ``expect: flat``: the
+    estimate does not move, |mean(est_deep - est_shallow)| <= z SE (z = 3)."""
+    z = claim["z"]
+    shallow, deep = claim["depths"]
+    rows = []
+    for learner in as_list(claim["where"]["learner"]):
+        truth = claim_truth(claim, t, learner)
+        for method in as_list(claim["where"]["method"]):
+            r = select_rows(t.other, claim["where"]["scenario"], learner, method)
+            if r.empty:
+                rows.append(claim_row(claim, learner, method, "", "", None))
+                continue
+            r = r[r["feature"] == claim["feature"]]
+            wide = r.pivot_table(index="rep", columns="depth", values="value")
+            lo, hi = wide[shallow], wide[deep]
+            if claim["expect"] == "approaches":
+                mean, se = mean_and_se((hi - truth) ** 2 - (lo - truth) ** 2)
+                ok = mean + z * se < 0
+                test = f"mean(e_{deep}^2 - e_{shallow}^2) + {z:g} SE < 0"
+            else:
+                mean, se = mean_and_se(hi - lo)
+                ok = abs(mean) <= z * se
+                test = f"|mean(est_{deep} - est_{shallow})| <= {z:g} SE"
+            rows.append(claim_row(
+                claim, learner, method,
+                f"mean cs-PFI depth {shallow}: {lo.mean():.3g}, depth {deep}: {hi.mean():.3g} "
+                f"(truth {truth:.3g}; difference {mean:+.3g}, SE {se:.2g}, {len(wide)} reps)",
+                test, bool(ok),
+            ))
+    return rows

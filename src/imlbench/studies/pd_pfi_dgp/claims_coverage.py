@@ -1,0 +1,241 @@
+"""Claims on the coverage of learner-level PD bands and PFI intervals (Molnar et al., "Relating
+the PDP and PFI to the data generating process", Sect. 8, Tables 1-2, Figs. 3-5 and 7-14).
+
+Coverages come from the study's summary table (``metrics/summary.parquet``, written by the
+summaries job with :func:`imlbench.studies.pd_pfi_dgp.summaries.summarise`, the ``summarise``
+of method ``learner_refits``): per cell the mean over repetitions of the share of covering
+intervals, with its standard error SE over repetitions. A published coverage c_pub, rounded
+to two decimals, is reproduced when |c - c_pub| <= z SE + 0.005 (the half-unit of the
+rounding). Table columns are named as the paper's: boot, subs (naive variance), boot*, subs*
+(corrected) and ideal.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from imlbench.metrics.claims import Tables, as_list, claim_kind, claim_row
+from imlbench.params import (
+    REQUIRED,
+    choice,
+    either,
+    integer,
+    items,
+    number,
+    study_name,
+    table,
+    text,
+)
+
+#: the paper's table columns: (strategy, corrected)
+COLUMNS = {"boot": ("bootstrap", False), "boot*": ("bootstrap", True),
+           "subs": ("subsampling", False), "subs*": ("subsampling", True),
+           "ideal": ("ideal", False)}
+ROUNDING = 0.005
+NOMINAL = 0.95
+QUANTITIES = ("pd", "pfi")
+
+COLUMN = choice(REQUIRED, tuple(COLUMNS))
+QUANTITY = choice(REQUIRED, QUANTITIES)
+Z = {"z": number(2.0, minimum=0)}
+#: the cells of a pattern claim: the scenarios ``over`` (null: ``where.scenario``) and the
+#: ``quantity`` (one or a list)
+CELLS = {"over": items(text(), None, nullable=True),
+         "quantity": either(QUANTITY, items(QUANTITY), default=list(QUANTITIES)), **Z}
+#: the number of refits of the cells
+M = {"m": integer(15, minimum=2)}
+SOME_COLUMNS = {"columns": items(COLUMN)}
+LEVEL = {"level": number(NOMINAL, minimum=0, maximum=1)}
+
+
+def cell(t: Tables, scenario: str, learner: str, quantity: str, column: str, m: int
+         ) -> pd.Series | None:
+    """The summary row of one coverage cell, or None when it was not run."""
+    s = t.summary
+    if s.empty:
+        return None
+    strategy, corrected = COLUMNS[column]
+    hit = s[(s["scenario"] == scenario) & (s["learner"] == learner) & (s["quantity"] == quantity)
+            & (s["strategy"] == strategy) & (s["corrected"] == corrected) & (s["m"] == m)]
+    return None if hit.empty else hit.iloc[0]
+
+
+@claim_kind("coverage_table", params={
+    "values": table(value=number(minimum=0, maximum=1)), "quantity": QUANTITY, **M, **Z})
+def coverage_table(claim: dict, t: Tables) -> list[dict]:
+    """One row per table column of ``values``: published vs reproduced coverage at m refits."""
+    z = claim["z"]
+    sc, learner = claim["where"]["scenario"], claim["where"]["learner"]
+    rows = []
+    for column, published in claim["values"].items():
+        row = cell(t, sc, learner, claim["quantity"], column, claim["m"])
+        base = claim_row(claim, learner, column, "", "", None) | {"published": f"{published:.2f}"}
+        if row is None or not np.isfinite(row["coverage_se"]):  # fewer than two repetitions
+            rows.append(base)
+            continue
+        tol = z * row["coverage_se"] + ROUNDING
+        ok = bool(abs(row["coverage"] - published) <= tol)
+        rows.append(base | claim_row(
+            claim, learner, column, f"{row['coverage']:.3f} (SE {row['coverage_se']:.3f}, "
+            f"{int(row['reps'])} reps)", f"|diff| <= {z:g} SE + {ROUNDING} = {tol:.3f}", ok,
+        ) | {"published": f"{published:.2f}"})
+    return rows
+
+
+def _cells(claim: dict, t: Tables, learner: str, columns: list[str], m: int
+           ) -> list[tuple[str, str, dict[str, pd.Series]]]:
+    """(scenario, quantity, {column: summary row}) for every scenario of ``over`` and quantity
+    where all ``columns`` were run."""
+    out = []
+    for sc in claim["over"] or [claim["where"]["scenario"]]:
+        for q in as_list(claim["quantity"]):
+            rows = {c: cell(t, sc, learner, q, c, m) for c in columns}
+            if all(r is not None and np.isfinite(r["coverage_se"]) for r in rows.values()):
+                out.append((sc, q, rows))
+    return out
+
+
+def _pattern_row(claim: dict, learner: str, label: str, checks: list[tuple[str, bool]]
+                 ) -> dict:
+    if not checks:
+        return claim_row(claim, learner, label, "", "", None)
+    failed = [d for d, ok in checks if not ok]
+    shown = failed[:3] if failed else [checks[0][0]]
+    return claim_row(
+        claim, learner, label,
+        f"{len(checks) - len(failed)} of {len(checks)} cells hold; "
+        + ("failing: " if failed else "e.g. ") + "; ".join(shown),
+        claim["tolerance_text"], not failed,
+    )
+
+
+def _column_checks(claim: dict, t: Tables, holds, tolerance: str) -> list[dict]:
+    """One row per learner: ``holds(row)`` for every cell and column of ``columns``."""
+    claim = {**claim, "tolerance_text": tolerance}
+    rows = []
+    for learner in as_list(claim["where"]["learner"]):
+        checks = [(f"{sc} {q} {col} {r['coverage']:.3f} (SE {r['coverage_se']:.3f})", holds(r))
+                  for sc, q, cells in _cells(claim, t, learner, claim["columns"], claim["m"])
+                  for col, r in cells.items()]
+        rows.append(_pattern_row(claim, learner, "/".join(claim["columns"]), checks))
+    return rows
+
+
+@claim_kind("coverage_below", params={**SOME_COLUMNS, **CELLS, **M, **LEVEL})
+def coverage_below(claim: dict, t: Tables) -> list[dict]:
+    """Every cell's coverage of ``columns`` is below ``level``: c + z SE < level."""
+    z, level = claim["z"], claim["level"]
+    return _column_checks(claim, t, lambda r: r["coverage"] + z * r["coverage_se"] < level,
+                          f"coverage + {z:g} SE < {level:g} in every cell")
+
+
+@claim_kind("coverage_near", params={**SOME_COLUMNS, **CELLS, **M, **LEVEL,
+                                     "slack": number(minimum=0)})
+def coverage_near(claim: dict, t: Tables) -> list[dict]:
+    """Every cell's coverage of ``columns`` is ``level``: |c - level| <= z SE + ``slack``
+    (the paper's rounding of its 0.94-0.95)."""
+    z, level, slack = claim["z"], claim["level"], claim["slack"]
+    return _column_checks(
+        claim, t, lambda r: abs(r["coverage"] - level) <= z * r["coverage_se"] + slack,
+        f"|coverage - {level:g}| <= {z:g} SE + {slack:g}")
+
+
+@claim_kind("coverage_gap_closed", params={**CELLS, **M,
+                                           "share": number(minimum=0, maximum=1)})
+def coverage_gap_closed(claim: dict, t: Tables) -> list[dict]:
+    """The correction closes at least ``share`` of the gap to 0.95: for each strategy,
+    (c* - c) + z SE(c* - c) >= share (0.95 - c); SE(c* - c) <= SE(c*) + SE(c) (a bound, the
+    two share their repetitions)."""
+    z, share = claim["z"], claim["share"]
+    claim = {**claim, "tolerance_text":
+             f"lift + {z:g} SE >= {share:g} x (0.95 - naive coverage) in every cell"}
+    rows = []
+    for learner in as_list(claim["where"]["learner"]):
+        checks = []
+        for naive in ("boot", "subs"):
+            for sc, q, cells in _cells(claim, t, learner, [naive, naive + "*"], claim["m"]):
+                lo, hi = cells[naive], cells[naive + "*"]
+                lift = hi["coverage"] - lo["coverage"]
+                se = hi["coverage_se"] + lo["coverage_se"]
+                gap = NOMINAL - lo["coverage"]
+                checks.append((f"{sc} {q} {naive}: {lo['coverage']:.3f} -> {hi['coverage']:.3f}",
+                               lift + z * se >= share * gap))
+        rows.append(_pattern_row(claim, learner, "boot/subs", checks))
+    return rows
+
+
+@claim_kind("coverage_order", params={**CELLS, **M,
+                                      "pairs": items(items(COLUMN, length=2))})
+def coverage_order(claim: dict, t: Tables) -> list[dict]:
+    """Column ``higher`` covers more than column ``lower`` in every cell: not contradicted in
+    any (c_hi - c_lo + z SE >= 0, SE the sum of the two SEs) and higher on average over the
+    cells (mean difference > z SE of the mean, cells taken as independent)."""
+    z = claim["z"]
+    claim = {**claim, "tolerance_text":
+             f"each cell: difference + {z:g} SE >= 0; mean over cells > {z:g} SE"}
+    rows = []
+    for learner in as_list(claim["where"]["learner"]):
+        for hi_col, lo_col in claim["pairs"]:
+            checks, diffs, ses = [], [], []
+            for sc, q, cells in _cells(claim, t, learner, [hi_col, lo_col], claim["m"]):
+                d = cells[hi_col]["coverage"] - cells[lo_col]["coverage"]
+                se = cells[hi_col]["coverage_se"] + cells[lo_col]["coverage_se"]
+                diffs.append(d)
+                ses.append(se)
+                checks.append((f"{sc} {q}: {d:+.3f} (SE {se:.3f})", d + z * se >= 0))
+            if diffs:
+                mean_se = float(np.sqrt(np.sum(np.square(ses)))) / len(ses)
+                checks.append((f"mean difference {np.mean(diffs):+.3f} (SE {mean_se:.3f})",
+                               float(np.mean(diffs)) > z * mean_se))
+            rows.append(_pattern_row(claim, learner, f"{hi_col} > {lo_col}", checks))
+    return rows
+
+
+@claim_kind("coverage_lowest", params={**SOME_COLUMNS, **CELLS, **M,
+                                       "others": items(study_name("learners"))})
+def coverage_lowest(claim: dict, t: Tables) -> list[dict]:
+    """``where.learner`` has the lowest coverage of ``columns`` among ``others`` in every
+    cell: c_learner + z SE < c_other for each other learner (SE the sum of the two)."""
+    z = claim["z"]
+    claim = {**claim, "tolerance_text": f"c + {z:g} SE < c of every other learner, every cell"}
+    learner = claim["where"]["learner"]
+    checks = []
+    for sc, q, cells in _cells(claim, t, learner, claim["columns"], claim["m"]):
+        for col, r in cells.items():
+            for other in claim["others"]:
+                o = cell(t, sc, other, q, col, claim["m"])
+                if o is None:
+                    continue
+                checks.append((f"{sc} {q} {col}: {r['coverage']:.3f} vs {other} "
+                               f"{o['coverage']:.3f}",
+                               r["coverage"] + z * (r["coverage_se"] + o["coverage_se"])
+                               < o["coverage"]))
+    return [_pattern_row(claim, learner, "/".join(claim["columns"]), checks)]
+
+
+@claim_kind("refits_trend", params={**SOME_COLUMNS, **CELLS, "m_from": integer(2, minimum=2),
+                                    "m_to": integer(30, minimum=2)})
+def refits_trend(claim: dict, t: Tables) -> list[dict]:
+    """From ``m_from`` to ``m_to`` refits the mean width falls in every cell, and the coverage
+    of the resampling columns falls (c_from - c_to > z SE, SE the sum of the two)."""
+    z, m0, m1 = claim["z"], claim["m_from"], claim["m_to"]
+    claim = {**claim, "tolerance_text":
+             f"width({m1}) < width({m0}); coverage({m0}) - coverage({m1}) > {z:g} SE"}
+    rows = []
+    for learner in as_list(claim["where"]["learner"]):
+        checks = []
+        for sc, q, first in _cells(claim, t, learner, claim["columns"], m0):
+            for col, a in first.items():
+                b = cell(t, sc, learner, q, col, m1)
+                if b is None:
+                    continue
+                checks.append((f"{sc} {q} {col} width {a['width']:.3f} -> {b['width']:.3f}",
+                               b["width"] < a["width"]))
+                if col != "ideal":
+                    se = a["coverage_se"] + b["coverage_se"]
+                    checks.append((f"{sc} {q} {col} coverage {a['coverage']:.3f} -> "
+                                   f"{b['coverage']:.3f}",
+                                   a["coverage"] - b["coverage"] > z * se))
+        rows.append(_pattern_row(claim, learner, "/".join(claim["columns"]), checks))
+    return rows

@@ -1,0 +1,31 @@
+"""The DGP-PD of the toy of Molnar et al. (2023), Fig. 2: Definition 1 of the paper,
+DGP-PD_S(z) = E_{X_C}[f(z, X_C)], in closed form (derivation in
+:mod:`imlbench.studies.pd_pfi_dgp.dgp_toy`), never from an estimator.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import pandas as pd
+
+from imlbench.studies.pd_pfi_dgp.dgp_toy import PdpUncertaintyToy
+from imlbench.truth import truth
+
+#: each feature's range of the truth table: the support of x1, +-3 SD of the normal x2, x3.
+RANGES = {"x1": (0.0, 10.0), "x2": (-3.0, 3.0), "x3": (-3.0, 3.0)}
+
+
+@truth("pdp_uncertainty_toy", ("dgp_pd",))
+def pd_toy_truths(
+    dgp: PdpUncertaintyToy, fixed_rng: Callable[[str], np.random.Generator], size: int = 1001
+) -> dict[str, pd.DataFrame]:
+    """``dgp_pd``: the DGP-PD of every feature on ``size`` equidistant points of its range
+    (columns feature, x, value). With 1001 points on [0, 10], linear interpolation of the x1
+    curve errs by at most h^2 / 8 max|f''| = 1.25e-5 (h = 0.01, |sin''| <= 1)."""
+    frames = []
+    for feature, (lo, hi) in RANGES.items():
+        z = np.linspace(lo, hi, size)
+        frames.append(pd.DataFrame({"feature": feature, "x": z, "value": dgp.dgp_pd(feature, z)}))
+    return {"dgp_pd": pd.concat(frames, ignore_index=True)}

@@ -1,0 +1,1 @@
+"""The tests of each study, one package per study."""

@@ -1,0 +1,371 @@
+"""The bike-rental application of the conditional-subgroups paper (Sect. 10): the daily DGP,
+the subgroup trees with rules, the methods built on them and the claim kinds."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from imlbench.dgp.base import make_dgp
+from imlbench.explain.api import METHODS, ExplainContext
+from imlbench.explain.subgroup_tree import describe, fit_subgroup_tree
+from imlbench.metrics.claims import CLAIMS, Tables
+
+DAILY = ["season", "yr", "holiday", "weekday", "temp", "hum", "work", "weather", "wind"]
+
+
+# ---------------------------------------------------------------- the daily DGP
+
+
+def test_islp_days_in_the_applications_units():
+    dgp = make_dgp("bikeshare_daily", {})
+    df = dgp.sample(None, np.random.default_rng(0))
+    assert dgp.feature_names == [f for f in DAILY if f != "yr"]  # one year: yr dropped
+    assert list(df.columns) == [*dgp.feature_names, "y"] and len(df) == 365
+    assert dgp.categorical == ("season", "holiday", "weekday", "work", "weather")
+    assert set(dgp.levels) == set(dgp.categorical) and dgp.levels["season"][3] == "SUMMER"
+    for f in dgp.categorical:  # integer codes, each a named level
+        assert pd.api.types.is_integer_dtype(df[f]) and set(df[f]) <= set(dgp.levels[f])
+    assert df["temp"].between(-8, 39).all() and df["hum"].between(0, 100).all()
+    assert df["wind"].between(0, 67).all() and df["y"].min() > 0
+    # the season's mean temperature: winter coldest, summer warmest (units in degrees C)
+    means = df.groupby("season")["temp"].mean()
+    assert means.idxmin() == 1 and means.idxmax() == 3 and 20 < means[3] < 30
+    assert (df.loc[df["work"] == 1, "weekday"].between(1, 5)).all()
+
+
+def test_uci_days_keep_the_year(tmp_path):
+    from imlbench.data.bikeshare import UCI_DAY_COLUMNS
+
+    rows = [[1, "2011-01-01", 1, 0, 1, 0, 6, 0, 2, 0.344167, 0.363625, 0.805833, 0.160446,
+             331, 654, 985],
+            [2, "2012-07-02", 3, 1, 7, 0, 1, 1, 1, 0.781667, 0.702, 0.447083, 0.195267, 1000,
+             5000, 6000]]
+    path = tmp_path / "day.csv"
+    pd.DataFrame(rows, columns=UCI_DAY_COLUMNS).to_csv(path, index=False)
+    dgp = make_dgp("bikeshare_daily", {"source": "uci", "path": str(path)})
+    df = dgp.sample(None, np.random.default_rng(0))
+    assert dgp.feature_names == DAILY and "yr" in dgp.categorical
+    assert df["yr"].tolist() == [0, 1] and df["temp"].tolist() == [8.2, 28.7]
+    assert df["y"].tolist() == [985.0, 6000.0]
+
+
+@pytest.mark.parametrize(("params", "message"), [
+    ({"source": "uci"}, "path"), ({"source": "csv"}, "islp, uci"),
+    ({"source": "islp", "path": "day.csv"}, "path"),
+])
+def test_bad_daily_params(params, message):
+    with pytest.raises(ValueError, match=message):
+        make_dgp("bikeshare_daily", params)
+
+
+# ---------------------------------------------------------------- subgroup trees
+
+
+def test_numeric_split_search_equals_scoring_every_candidate():
+    """The vectorised search over numeric features, merged with the one-by-one scoring of the
+    level sets, picks the split that scoring every candidate with the normal likelihood ratio
+    picks (the highest statistic, ties to the lowest feature), at every node of the tree."""
+    from scipy.stats import chi2
+
+    from imlbench.explain.subgroup_tree import _candidates, _nll
+
+    X = _levels_design(seed=7)
+    X[:, 0] += 3 * (X[:, 2] > 0.5) + np.where(X[:, 2] > -0.5, 0.5, 2.0) * X[:, 0]
+    tree = fit_subgroup_tree(X, 0, categorical=[1], max_depth=4)
+
+    def reference(rows: np.ndarray, node: int, depth: int) -> None:
+        y, best, tests = X[rows, 0], None, 0
+        for m, c, levels, left in _candidates(X, rows, [1, 2], {1}, 32):
+            if 30 <= left.sum() <= len(rows) - 30:
+                tests += 1
+                stat = _nll(y) - _nll(y[left]) - _nll(y[~left])
+                if best is None or stat > best[0]:
+                    best = (stat, m, c, levels, left)
+        if depth >= 4 or len(rows) < 60 or best is None or tests * chi2.sf(best[0], 2) > 0.05:
+            assert node not in tree.splits
+            return
+        s = tree.splits[node]
+        assert (s.feature, s.left_levels) == (best[1], best[3])
+        assert s.threshold == best[2] or np.isnan(s.threshold) and np.isnan(best[2])
+        assert s.statistic == pytest.approx(best[0], rel=1e-9)
+        reference(rows[best[4]], 2 * node + 1, depth + 1)
+        reference(rows[~best[4]], 2 * node + 2, depth + 1)
+
+    reference(np.arange(len(X)), 0, 0)
+    assert len(tree.splits) >= 3 and {s.feature for s in tree.splits.values()} == {1, 2}
+
+
+def test_samplers_distribution_tree_is_the_subgroup_tree():
+    """fit_sampler's distribution tree hands its settings to the subgroup tree: the same leaves
+    (heap ids), also cut back to each depth, with level sets for ``categorical_columns``."""
+    from imlbench.explain.samplers import fit_sampler
+
+    X = _levels_design(seed=4)
+    X[:, 0] += 3 * (X[:, 2] > 0.5)
+    settings = {"max_depth": 3, "min_node_size": 20, "alpha": 0.01, "n_cuts": 16}
+    tree = fit_subgroup_tree(X, 0, categorical=[1], **settings)
+    sampler = fit_sampler("subgroups", X, 0, np.random.default_rng(0),
+                          {"tree": "distribution", "categorical_columns": [1], **settings})
+    np.testing.assert_array_equal(sampler.groups(X), tree.leaves(X))
+    for d in range(4):
+        np.testing.assert_array_equal(sampler.groups(X, d), tree.truncated(d).leaves(X))
+    assert any(s.left_levels is not None for s in tree.splits.values())
+
+
+def _levels_design(n: int = 400, seed: int = 2) -> np.ndarray:
+    """x0 depends on the 4-level x1: mean 5 at levels 1 and 3, 0 at levels 0 and 2 (not
+    separable by one ordered cut of the codes)."""
+    r = np.random.default_rng(seed)
+    c = r.integers(0, 4, n).astype(float)
+    return np.column_stack([np.where(np.isin(c, [1, 3]), 5.0, 0.0) + r.normal(size=n), c,
+                            r.normal(size=n)])
+
+
+def test_categorical_predictor_is_split_into_level_sets():
+    X = _levels_design()
+    tree = fit_subgroup_tree(X, 0, categorical=[1], max_depth=1)
+    split = tree.splits[0]
+    assert split.feature == 1 and np.isnan(split.threshold)
+    assert {split.left_levels, frozenset({0.0, 1.0, 2.0, 3.0}) - split.left_levels} == {
+        frozenset({1.0, 3.0}), frozenset({0.0, 2.0})}
+    names = {"c": {0: "A", 1: "B", 2: "C", 3: "D"}}
+    rules = {describe(tree.conditions(leaf), ["x", "c", "z"], names) for leaf in (1, 2)}
+    assert rules == {"c in {A, C}", "c in {B, D}"}
+    # a level unseen in training goes right
+    assert tree.leaves(np.array([[0.0, 7.0, 0.0]]))[0] == 2
+
+
+def test_categorical_target_uses_the_multinomial_law():
+    """x0 is class 1 where x1 <= 0.3, else class 2 or 3 at random: the only informative cut is
+    at 0.3; the candidate cuts are 1/33-quantiles, so it is found within one cut spacing."""
+    r = np.random.default_rng(3)
+    x1 = r.uniform(size=600)
+    cls = np.where(x1 <= 0.3, 1.0, r.choice([2.0, 3.0], size=600))
+    X = np.column_stack([cls, x1, r.normal(size=600)])
+    tree = fit_subgroup_tree(X, 0, categorical=[0], max_depth=2)
+    assert tree.splits[0].feature == 1
+    assert abs(tree.splits[0].threshold - 0.3) <= 1 / 33 + 0.02
+    assert 1 not in tree.splits  # the pure class-1 node is not split (one level)
+    assert describe(tree.conditions(1), ["cls", "x1", "z"]).startswith("x1 <= 0.")
+
+
+def test_truncation_equals_a_shallower_fit_and_rules_merge():
+    X = _levels_design(seed=4)
+    X[:, 0] += 3 * (X[:, 2] > 0.5)
+    deep = fit_subgroup_tree(X, 0, categorical=[1], max_depth=3)
+    for d in range(4):
+        shallow = fit_subgroup_tree(X, 0, categorical=[1], max_depth=d)
+        np.testing.assert_array_equal(deep.truncated(d).leaves(X), shallow.leaves(X))
+    assert len(deep.truncated(0).splits) == 0 and set(deep.truncated(0).leaves(X)) == {0}
+    leaf = int(deep.leaves(X)[0])
+    conds = deep.conditions(leaf)
+    assert all(np.all((X[deep.leaves(X) == leaf, m] > c[0]) & (X[deep.leaves(X) == leaf, m]
+                                                                 <= c[1]))
+               for m, c in conds.items() if not isinstance(c, frozenset))
+
+
+# ---------------------------------------------------------------- methods on known models
+
+
+class _Model:
+    def __init__(self, f):
+        self.predict = f
+
+
+class _DGP:
+    categorical = ("g",)
+    levels = {"g": {0: "LOW", 1: "HIGH"}}
+
+
+def _grouped(n: int = 300, seed: int = 5) -> np.ndarray:
+    """x1 = 10 g + U(0, 0.1) with g in {0, 1} (so x1 is known within 0.1 given g); x2 ~ N(0, 1)."""
+    r = np.random.default_rng(seed)
+    g = r.integers(0, 2, n).astype(float)
+    return np.column_stack([10 * g + r.uniform(0, 0.1, n), g, r.normal(size=n)])
+
+
+def _ctx(f, X_train, X_test) -> ExplainContext:
+    return ExplainContext(model=_Model(f), X=X_train, y=f(X_train), feature_names=["x1", "g", "x2"],
+                          dgp=_DGP(), fit=None, fixed_rng=lambda label: np.random.default_rng(0),
+                          X_test=X_test, y_test=f(X_test))
+
+
+def _run(name, ctx, params, seed=0):
+    return METHODS.get(name)(ctx, params, np.random.default_rng(seed))
+
+
+def _f(Z):
+    return Z[:, 0] + 0.0 * Z[:, 2]
+
+
+PFI = {"n_repeats": 20, "loss": "absolute", "data": "test"}
+
+
+def test_depth_zero_is_the_marginal_pfi():
+    """One subgroup: the permutation stream is the PFI method's, value for value."""
+    ctx = _ctx(_f, _grouped(), _grouped(seed=6))
+    ours = _run("cs_pfi_quantiles", ctx, {**PFI, "sampler_params": {"max_depth": 0}}, seed=9)
+    pfi = _run("pfi", ctx, {**PFI, "aggregate": "median"}, seed=9)
+    np.testing.assert_allclose(ours["value"], pfi["value"], rtol=1e-12)
+    assert (ours["split_on"] == "").all() and (ours["n_groups"] == 1).all()
+    x2 = ours.set_index("feature").loc["x2"]  # not used by the model: exactly 0
+    assert x2["value"] == x2["lower"] == x2["upper"] == 0.0
+    x1 = ours.set_index("feature").loc["x1"]
+    assert x1["lower"] <= x1["value"] <= x1["upper"] and x1["n_repeats"] == 20
+    depths = _run("cs_pfi_depths", ctx, {**PFI, "depths": [0, 1], "aggregate": "median",
+                                         "quantiles": [0.05, 0.95],
+                                         "sampler_params": {"tree": "distribution"}}, seed=9)
+    at0 = depths[depths["depth"] == 0].reset_index(drop=True)
+    cols = ["feature", "value", "lower", "upper", "n_repeats", "n_groups"]
+    pd.testing.assert_frame_equal(at0[cols], ours[cols], check_exact=False, rtol=1e-12)
+    # depth 1 of x1 splits on the levels of g, as the cs_pfi_quantiles tree does
+    at1 = depths[depths["depth"] == 1].set_index("feature")
+    assert at1.loc["x1", "n_groups"] == 2 and at1.loc["x1", "upper"] <= 0.1
+
+
+def test_cs_pfi_permutes_within_the_level_groups():
+    """y = f(x) = x1 and x1 is known within 0.1 given g: permuting x1 within the groups of g
+    moves the MAE by at most 0.1; marginally by about 10 * 2 * 0.5 * 0.5 = 5."""
+    ctx = _ctx(_f, _grouped(), _grouped(seed=6))
+    cs = _run("cs_pfi_quantiles", ctx, {**PFI, "features": ["x1"]}).iloc[0]
+    assert cs["split_on"] == "g" and cs["upper"] <= 0.1
+    marginal = _run("cs_pfi_quantiles", ctx, {**PFI, "features": ["x1"],
+                                              "sampler_params": {"max_depth": 0}}).iloc[0]
+    assert marginal["lower"] > 3.0
+    local = _run("cs_pfi_local_rules", ctx, {**PFI, "features": ["x1"]})
+    assert sorted(local["rule"]) == ["g = HIGH", "g = LOW"]
+    assert local["n"].sum() == 300 and (local["upper"] <= 0.1).all()
+    assert {tuple(json.loads(c)["g"]["levels"]) for c in local["conditions"]} == {
+        ("LOW",), ("HIGH",)}
+
+
+def test_cs_pdp_of_a_linear_model_is_exact_per_subgroup():
+    """f = 2 x1 + x2: the PDP of x1 within a subgroup is 2 v + mean(x2 of its rows); ICE of the
+    categorical g (unused by f) are the rows' own predictions at every level."""
+    X = _grouped()
+
+    def f(Z):
+        return 2 * Z[:, 0] + Z[:, 2]
+
+    ctx = _ctx(f, X, _grouped(seed=6))
+    out = _run("cs_pdp_rules", ctx, {"features": ["x1", "g"], "data": "test"})
+    Xt = ctx.X_test
+    for (feature, _), part in out.groupby(["feature", "group"]):
+        rows = part.loc[part["kind"] == "row", "row"].to_numpy()
+        np.testing.assert_allclose(part.loc[part["kind"] == "row", "value"], f(Xt[rows]))
+        pdp = part[part["kind"] == "pdp"]
+        if feature == "x1":
+            assert len(pdp) == 30 and pdp["x"].min() == Xt[rows, 0].min()
+            np.testing.assert_allclose(pdp["value"], 2 * pdp["x"] + Xt[rows, 2].mean())
+        else:
+            ice_ = part[part["kind"] == "ice"]
+            assert len(ice_) == len(rows) * len(pdp)
+            np.testing.assert_allclose(ice_.groupby("x")["value"].mean(), pdp["value"])
+    assert set(out.loc[out["feature"] == "x1", "rule"]) == {"g = LOW", "g = HIGH"}
+
+
+def test_splits_and_bootstrap_refits():
+    ctx = _ctx(_f, _grouped(), _grouped(seed=6))
+    out = _run("subgroup_splits", ctx, {"features": ["x1"], "n_boot": 5})
+    fitted = out[out["boot"] == -1]
+    assert fitted["split_feature"].tolist() == ["g"] and fitted["left_levels"].tolist() == ["LOW"]
+    assert set(out["boot"]) == set(range(-1, 5)) and (out["n_boot"] == 5).all()
+
+
+def test_feature_predictability_of_a_copy_and_of_noise():
+    """g replaced by a copy of x1: each is predicted from the other almost perfectly (R^2 near
+    1); x2, independent noise, is not (out-of-sample R^2 <= 0 in expectation, SE about 0.1 on
+    150 evaluated rows per fold)."""
+    X = _grouped()
+    X[:, 1] = X[:, 0]
+    ctx = _ctx(_f, X, X[:10])
+    ctx.dgp = type("D", (), {"categorical": ()})()
+    out = _run("feature_predictability", ctx, {"n_splits": 2, "n_estimators": 20})
+    value = out.set_index("feature")["value"]
+    assert value["x1"] > 0.95 and value["g"] > 0.95 and value["x2"] < 0.3
+    assert (out["n_splits"] == 2).all() and out["sd"].notna().all()
+
+
+def test_methods_are_deterministic_given_the_seed():
+    ctx = _ctx(_f, _grouped(), _grouped(seed=6))
+    for name, params in [("cs_pfi_quantiles", PFI), ("cs_pfi_local_rules", PFI),
+                         ("subgroup_splits", {"n_boot": 3})]:
+        a, b = _run(name, ctx, params, seed=3), _run(name, ctx, params, seed=3)
+        pd.testing.assert_frame_equal(a, b)
+    c = _run("cs_pfi_quantiles", ctx, PFI, seed=4)
+    assert not c["value"].equals(_run("cs_pfi_quantiles", ctx, PFI, seed=3)["value"])
+
+
+# ---------------------------------------------------------------- claim kinds
+
+
+def _tables(other=None, ranked=None):
+    tag = {"scenario": "s", "learner": "l"}
+    return Tables(ranked=pd.DataFrame() if ranked is None else ranked.assign(**tag),
+                  truth={}, other=pd.DataFrame() if other is None else other.assign(**tag))
+
+
+def _claim(**kw):
+    return {"id": "c", "text": "t", "published": "p",
+            "where": {"scenario": "s", "learner": "l", "method": "m"}, **kw}
+
+
+def test_predictability_claim_uses_the_split_noise():
+    est = pd.DataFrame({"method": "m", "feature": ["temp", "hum"], "value": [0.70, 0.20],
+                        "sd": [0.02, 0.02], "n_splits": 4})
+    rows = CLAIMS.get("predictability_table")(_claim(values={"temp": 66, "hum": 43, "yr": 8}),
+                                              _tables(est))
+    assert {r["claim"] for r in rows} == {"c"}  # one scorecard claim, a row per feature
+    verdicts = {r["published"].split(":")[0]: r["verdict"] for r in rows}
+    # tolerance 3 * 2 * sqrt(1.25) = 6.7 points: temp (4 off) passes, hum (23 off) fails
+    assert verdicts == {"temp": "reproduced", "hum": "not reproduced", "yr": "no data"}
+
+
+def test_importance_claims_use_the_median_se():
+    from scipy.stats import norm
+
+    from imlbench.studies.conditional_subgroups.claims_bike import median_se
+
+    z = norm.ppf(0.95)  # a 5%-95% range of +-z is one SD: SE of the median sqrt(pi/2) / 10
+    row = pd.Series({"value": 10.0, "lower": 10 - z, "upper": 10 + z, "lower_q": 0.05,
+                     "upper_q": 0.95, "n_repeats": 100})
+    assert median_se(row) == pytest.approx(np.sqrt(np.pi / 2) / 10, rel=1e-12)
+    ranked = pd.DataFrame({"method": ["m", "b"], "feature": "temp", "value": [5.0, 10.0],
+                           "lower": [4.0, 9.0], "upper": [6.0, 11.0], "lower_q": 0.05,
+                           "upper_q": 0.95, "n_repeats": 50, "split_on": ["season", ""]})
+    versus = CLAIMS.get("importance_versus")
+    claim = _claim(feature="temp", baseline="b", expect="lower")
+    assert versus(claim, _tables(ranked=ranked))[0]["verdict"] == "reproduced"
+    claim["expect"] = "equal"
+    assert versus(claim, _tables(ranked=ranked))[0]["verdict"] == "not reproduced"
+
+
+def test_local_importance_matches_subgroups_by_their_conditions():
+    local_importance = CLAIMS.get("local_importance")
+    cond = [{"season": {"levels": ["SUMMER"]}, "hum": {"lo": 70.0, "hi": None}},
+            {"season": {"levels": ["SUMMER"]}, "hum": {"lo": None, "hi": 70.0}},
+            {"season": {"levels": ["WINTER"]}}]
+    est = pd.DataFrame({"method": "m", "feature": "temp", "rule": ["a", "b", "c"],
+                        "conditions": [json.dumps(c) for c in cond], "value": [2.0, 50, 300],
+                        "lower": [-10.0, 30, 250], "upper": [15.0, 70, 350], "lower_q": 0.05,
+                        "upper_q": 0.95, "n_repeats": 50})
+    claim = _claim(feature="temp", match={"season": ["SUMMER"], "hum": "above"}, expect="zero")
+    row = local_importance(claim, _tables(est))[0]
+    assert row["verdict"] == "reproduced" and row["reproduced"].startswith("a: 2")
+    claim["match"] = {"season": ["FALL"]}
+    assert local_importance(claim, _tables(est))[0]["verdict"] == "not reproduced"
+
+
+def test_split_points_claim_uses_the_bootstrap_spread():
+    thresholds = {-1: [9.0, 21.0], 0: [8.0, 21.5], 1: [10.0, 20.5], 2: [9.0, 21.0]}
+    est = pd.DataFrame([{"method": "m", "feature": "season", "boot": b, "n_boot": 3,
+                         "split_feature": "temp", "threshold": v}
+                        for b, vs in thresholds.items() for v in vs])
+    claim = _claim(feature="season", split_feature="temp", points=[9.5, 30.0])
+    rows = CLAIMS.get("split_points")(claim, _tables(est))
+    # SD of (8, 10, 9) = 1 and of (21.5, 20.5, 21) = 0.5: 9 is within 3, 21 is not near 30
+    assert [r["verdict"] for r in rows] == ["reproduced", "not reproduced"]

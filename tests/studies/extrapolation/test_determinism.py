@@ -1,0 +1,199 @@
+"""Reruns give identical values: the data, fit, explain and truth stages run twice (in a
+different order) into two directories give equal Parquet tables; another base seed gives
+other data; every file carries its provenance record.
+
+The stages run a tiny study file of this study's DGPs and methods (it takes the study's name,
+so it may use them), checked as the workflow checks it before any job.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from importlib.metadata import version
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import imlbench
+from imlbench import stages
+from imlbench.io import load_object, read_parquet, read_provenance
+from imlbench.validate import check_study
+
+REPO = Path(__file__).resolve().parents[3]
+STUDY = "extrapolation"
+SEED = 2021
+
+TINY = """
+title: tiny
+reference: none
+learners:
+  lm: {learner: lm}
+  rf: {learner: rf, params: {n_estimators: 15, min_samples_leaf: 5}}
+  gbm: {learner: gbm, params: {n_estimators: 10}}
+  mlp: {learner: mlp, params: {size: 5, maxit: 30}}
+methods:
+  pfi: {method: pfi, params: {n_repeats: 2}}
+  oob: {method: oob_pfi, params: {scale: true}, learners: [rf]}
+  lm_theory: {method: linear_pfi_theory, learners: [lm]}
+  cpfi: {method: cpfi}
+  loco: {method: loco, learners: [lm, rf]}  # refits: only the cheap learners
+  permute_relearn: {method: permute_relearn, learners: [lm, rf]}
+  pdp: {method: pdp, params: {features: [x1], grid: {kind: equidistant, size: 5}}}
+  ice: {method: ice, params: {features: [x2], rows: reference, n_rows: 3,
+                              grid: {kind: quantile, size: 4}}}
+  test_knockoff: {method: substitute_test, params: {substitute: knockoff}}
+scenarios:
+  main:
+    dgp: copula_linear
+    params: {beta: [1, 1, 0.5, 0], noise_sd: 0.1}
+    sweep: {rho: [0.9]}
+    n: 80
+    reps: 3
+    chunk_size: 2
+    learners: [lm, rf, gbm, mlp]
+    methods: [pfi, oob, lm_theory, cpfi, loco, permute_relearn, pdp, ice]
+  noise:
+    dgp: gaussian_noise_features
+    params: {beta: [1, 0.5], rho: 0.5, snr: 2.0, q: 2}
+    n: 60
+    n_test: 60
+    reps: 2
+    learners: [lm]
+    methods: [test_knockoff, pfi]
+"""
+
+
+@pytest.fixture(scope="module")
+def study(tmp_path_factory):
+    root = tmp_path_factory.mktemp("root")
+    shutil.copytree(REPO / "config", root / "config")
+    shutil.copytree(REPO / "workflow" / "schemas", root / "workflow" / "schemas")
+    path = root / "config" / "studies" / f"{STUDY}.yaml"
+    path.write_text(TINY)
+    return check_study(path, "smoke", root)
+
+
+def _run_all(study, out: Path, seed: int, reverse: bool = False) -> list[Path]:
+    """Every stage of every (scenario, chunk) into ``out``; returns the Parquet files."""
+    jobs = [(sc, chunk) for sc in study.scenarios.values() for chunk in sc.chunks]
+    if reverse:  # another job order must not change any value
+        jobs = jobs[::-1]
+    written = []
+    for sc, chunk in jobs:
+        data = out / "data" / sc.name / f"{chunk}.parquet"
+        stages.run_data(study, sc.name, chunk, seed, data)
+        models = {lrn: out / "models" / sc.name / lrn / f"{chunk}.joblib" for lrn in sc.learners}
+        learners = list(models)[::-1] if reverse else list(models)
+        stages.run_fit(study, sc.name, chunk, seed, data, {k: models[k] for k in learners})
+        outs = {
+            (lrn, m): out / "estimates" / sc.name / lrn / m / f"{chunk}.parquet"
+            for lrn in sc.learners for m in study.methods_for(sc.name, lrn)
+        }
+        stages.run_explain(study, sc.name, chunk, seed, data, models, outs, max_rows=10_000)
+        written += [data, *outs.values()]
+    for sc in study.scenarios.values():
+        if sc.dgp == "copula_linear":
+            truths = {e: out / "truth" / sc.name / f"{e}.parquet"
+                      for e in ("importance", "effects")}
+            stages.run_truth(study, sc.name, seed, truths)
+            written += list(truths.values())
+    return sorted(written)
+
+
+@pytest.fixture(scope="module")
+def runs(study, tmp_path_factory):
+    a = tmp_path_factory.mktemp("run_a")
+    b = tmp_path_factory.mktemp("run_b")
+    files_a = _run_all(study, a, SEED)
+    files_b = _run_all(study, b, SEED, reverse=True)
+    return a, b, files_a, files_b
+
+
+def test_expected_outputs(study, runs):
+    a, _, files_a, _ = runs
+    rel = {str(p.relative_to(a)) for p in files_a}
+    assert "data/main_rho0.9/c0.parquet" in rel and "data/main_rho0.9/c1.parquet" in rel
+    assert "estimates/main_rho0.9/rf/oob/c1.parquet" in rel
+    assert "estimates/main_rho0.9/lm/oob/c0.parquet" not in rel  # oob is restricted to rf
+    assert "estimates/noise/lm/test_knockoff/c0.parquet" in rel
+    assert "truth/main_rho0.9/effects.parquet" in rel
+    # chunking: reps 0, 1 in c0 and rep 2 in c1
+    assert sorted(read_parquet(a / "data/main_rho0.9/c0.parquet")["rep"].unique()) == [0, 1]
+    assert sorted(read_parquet(a / "data/main_rho0.9/c1.parquet")["rep"].unique()) == [2]
+    est = read_parquet(a / "estimates/main_rho0.9/rf/pfi/c0.parquet")
+    assert {"scenario", "learner", "method", "p_rho", "rep", "feature", "value"} <= set(est)
+    assert est["value"].notna().all() and len(est) == 2 * 4
+
+
+def test_two_runs_give_equal_values(runs):
+    a, b, files_a, files_b = runs
+    assert [p.relative_to(a) for p in files_a] == [p.relative_to(b) for p in files_b]
+    for pa, pb in zip(files_a, files_b, strict=True):
+        pd.testing.assert_frame_equal(read_parquet(pa), read_parquet(pb), check_exact=True,
+                                      obj=str(pa.relative_to(a)))
+
+
+def test_two_runs_give_equal_models(runs):
+    a, b, _, _ = runs
+    X = np.random.default_rng(0).uniform(size=(50, 4))
+    for learner in ("lm", "rf", "gbm", "mlp"):
+        ma = load_object(a / "models/main_rho0.9" / learner / "c0.joblib")
+        mb = load_object(b / "models/main_rho0.9" / learner / "c0.joblib")
+        assert sorted(ma) == sorted(mb) == [0, 1]
+        for rep in ma:
+            np.testing.assert_array_equal(ma[rep].predict(X), mb[rep].predict(X))
+        # the repetitions are different fits (different data)
+        assert not np.array_equal(ma[0].predict(X), ma[1].predict(X))
+
+
+def test_other_base_seed_gives_other_data(study, tmp_path):
+    sc = study.scenarios["main_rho0.9"]
+    p1, p2 = tmp_path / "a.parquet", tmp_path / "b.parquet"
+    stages.run_data(study, sc.name, "c0", SEED, p1)
+    stages.run_data(study, sc.name, "c0", SEED + 1, p2)
+    d1, d2 = read_parquet(p1), read_parquet(p2)
+    assert d1.shape == d2.shape
+    for col in ("x1", "x2", "x3", "x4", "y"):
+        assert not np.allclose(d1[col], d2[col])
+    # the repetitions of one seed are different streams too
+    r0 = d1[d1["rep"] == 0][["x1", "y"]].to_numpy()
+    r1 = d1[d1["rep"] == 1][["x1", "y"]].to_numpy()
+    assert not np.allclose(r0, r1)
+
+
+def test_data_stage_through_cli_equals_in_process(study, runs, tmp_path):
+    a, _, _, _ = runs
+    out = tmp_path / "c0.parquet"
+    res = subprocess.run(
+        [sys.executable, "-m", "imlbench", "--root", str(study.path.parents[2]),
+         "--profile", "smoke", "--base-seed", str(SEED), "data", "--study", STUDY,
+         "--scenario", "main_rho0.9", "--chunk", "c0", "--out", str(out)],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert res.returncode == 0, res.stderr
+    pd.testing.assert_frame_equal(
+        read_parquet(out), read_parquet(a / "data/main_rho0.9/c0.parquet"), check_exact=True
+    )
+
+
+def test_provenance(study, runs):
+    a, _, files_a, _ = runs
+    for path in files_a:
+        prov = read_provenance(path)
+        assert set(prov) >= {"package_version", "git_revision", "config_hash", "seed",
+                             "libraries"}
+        assert prov["package_version"] == imlbench.__version__
+        assert isinstance(prov["git_revision"], str) and prov["git_revision"]
+        assert prov["config_hash"] == study.hash()
+        assert prov["seed"][:2] == [SEED, STUDY]
+        libs = prov["libraries"]
+        for lib in ("numpy", "pandas", "scikit-learn", "pyarrow", "scipy"):
+            assert libs[lib] == version(lib)
+    prov = read_provenance(a / "data/main_rho0.9/c1.parquet")
+    assert prov["seed"] == [SEED, STUDY, "main_rho0.9", "c1"]
+    prov = read_provenance(a / "estimates/main_rho0.9/rf/oob/c0.parquet")
+    assert prov["seed"] == [SEED, STUDY, "main_rho0.9", "rf", "oob", "c0"]

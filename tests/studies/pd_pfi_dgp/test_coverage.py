@@ -1,0 +1,240 @@
+"""The coverage simulation of Molnar et al. ("Relating the PDP and PFI to the DGP", Sect. 8):
+compact learners, per-refit PD and PFI, the coverage summary and its claims."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.ensemble import RandomForestRegressor
+from sklearn.linear_model import LinearRegression
+from sklearn.tree import DecisionTreeRegressor
+
+from imlbench.explain.api import METHODS, ExplainContext
+from imlbench.explain.learner_level import LearnerEstimate
+from imlbench.io import write_parquet
+from imlbench.learners.compact import CompactForest, LeastSquares, RpartTree
+from imlbench.metrics.claims import CLAIMS, Tables
+from imlbench.params import ParamError
+from imlbench.studies.pd_pfi_dgp.dgp_simulation import PdPfiSimulation
+from imlbench.studies.pd_pfi_dgp.refit_simulation import RefitDesign, model_pd_pfi, refit_values
+from imlbench.studies.pd_pfi_dgp.summaries import interval_halfwidths, prefix_moments, summarise
+
+GRID = np.array([0.1, 0.3, 0.5, 0.7, 0.9])
+
+
+def _data(n, p, seed=0):
+    r = np.random.default_rng(seed)
+    X = r.uniform(size=(n, p))
+    return X, X[:, 0] - X[:, 1] + r.normal(size=n), r.uniform(size=(300, p))
+
+
+@pytest.mark.parametrize("max_features", [1, 0.5, "sqrt", None])
+@pytest.mark.parametrize("n", [63, 400])
+def test_compact_forest_equals_scikit_learns_forest(max_features, n):
+    X, y, Xp = _data(n, 4)
+    kw = {"n_estimators": 25, "max_features": max_features, "min_samples_split": 6,
+          "min_samples_leaf": 1, "random_state": 11}
+    ours = CompactForest(**kw).fit(X, y).predict(Xp)
+    theirs = RandomForestRegressor(**kw).fit(X, y).predict(Xp)
+    np.testing.assert_array_equal(ours, theirs)
+
+
+@pytest.mark.parametrize("n", [63, 632])
+def test_rpart_tree_equals_cart_with_cp_times_the_root_variance(n):
+    X, y, Xp = _data(n, 4, seed=3)
+    ours = RpartTree(cp=0.01, random_state=5).fit(X, y).predict(Xp)
+    theirs = DecisionTreeRegressor(min_samples_split=20, min_samples_leaf=7, max_depth=30,
+                                   min_impurity_decrease=0.01 * np.var(y),
+                                   random_state=5).fit(X, y).predict(Xp)
+    np.testing.assert_array_equal(ours, theirs)
+    # cp matters: no split at all when a split must remove the whole variance
+    assert np.unique(RpartTree(cp=1.0).fit(X, y).predict(Xp)).size == 1
+
+
+def test_least_squares_equals_linear_regression():
+    X, y, Xp = _data(80, 3)
+    np.testing.assert_allclose(LeastSquares().fit(X, y).predict(Xp),
+                               LinearRegression().fit(X, y).predict(Xp), rtol=0, atol=1e-12)
+
+
+def test_model_pd_and_pfi_of_a_linear_model_equal_direct_computations():
+    """PD_j(g) = b0 + b_j g + sum_{k != j} b_k mean(x_k) (eq. 2); PFI_j is the mean over the
+    replacements of MSE(x_j replaced) - MSE (eq. 4), computed here row by row."""
+    r = np.random.default_rng(1)
+    X, y, _ = _data(50, 3)
+    b0, b = 0.3, np.array([1.0, -2.0, 0.5])
+
+    def predict(Z):
+        return b0 + Z @ b
+
+    repl = np.stack([X[r.permutation(50)] for _ in range(4)])
+    pd_, pfi = model_pd_pfi(predict, X, y, repl, RefitDesign([0, 1, 2], GRID, 4))
+    for j in range(3):
+        expected = b0 + b[j] * GRID + sum(b[k] * X[:, k].mean() for k in range(3) if k != j)
+        np.testing.assert_allclose(pd_[j], expected, atol=1e-12)
+        losses = []
+        for k in range(4):
+            Z = X.copy()
+            Z[:, j] = repl[k][:, j]
+            losses.append(np.mean((y - predict(Z)) ** 2) - np.mean((y - predict(X)) ** 2))
+        assert pfi[j] == pytest.approx(np.mean(losses), abs=1e-12)
+
+
+def test_refit_sizes_follow_the_strategies():
+    """Bootstrap: n rows with replacement, evaluated on the out-of-bag rows; subsampling:
+    floor(0.632 n) rows and the rest; ideal: floor(0.632 n) fresh rows and 36.8% of n; truth:
+    floor(0.632 n) fresh training and evaluation rows."""
+    dgp = PdPfiSimulation("linear")
+    r = np.random.default_rng(2)
+    X = dgp.sample_features(100, r)
+    y = dgp.f(X) + dgp.noise(100, r)
+    seen = []
+
+    def fit(Xtr, ytr):
+        seen.append(Xtr)
+        return lambda Z: np.zeros(len(Z))
+
+    design = RefitDesign([0, 1], GRID, 2)
+    for strategy, n_train in (("bootstrap", 100), ("subsampling", 63), ("ideal", 63),
+                              ("truth", 63)):
+        seen.clear()
+        pd_, pfi = refit_values(fit, dgp, X, y, strategy, 3, design, r)
+        assert pd_.shape == (3, 2, 5) and pfi.shape == (3, 2)
+        assert all(len(s) == n_train for s in seen)
+        fresh = not any(np.isin(s[:, 0], X[:, 0]).any() for s in seen)
+        assert fresh == (strategy in ("ideal", "truth"))
+
+
+def test_refit_method_runs_the_declared_defaults():
+    """Without strategies, grid and n_permutations: ideal, bootstrap and subsampling refits
+    and the truth runs, on the paper's grid 0.1, ..., 0.9; an unknown strategy is rejected
+    by the declaration before anything runs."""
+    dgp = PdPfiSimulation("linear")
+    r = np.random.default_rng(3)
+    X = dgp.sample_features(60, r)
+    y = dgp.f(X) + dgp.noise(60, r)
+    ctx = ExplainContext(model=None, X=X, y=y, feature_names=dgp.feature_names, dgp=dgp,
+                         fit=lambda Xn, yn: LinearRegression().fit(Xn, yn).predict,
+                         fixed_rng=lambda label: np.random.default_rng(0))
+    refits = METHODS.get("learner_refits")
+    out = refits(ctx, {"max_refits": 3, "truth_fits": 2}, r)
+    assert out.groupby("strategy")["refit"].nunique().to_dict() == {
+        "ideal": 3, "bootstrap": 3, "subsampling": 3, "truth": 2}
+    np.testing.assert_array_equal(np.sort(out["x"].dropna().unique()), GRID)
+    assert set(out["feature"]) == {"x1", "x2"}
+    with pytest.raises(ParamError, match=r"strategies\[1\]"):
+        refits(ctx, {"strategies": ["ideal", "jackknife"]}, r)
+
+
+def test_halfwidths_equal_the_learner_estimate_interval():
+    r = np.random.default_rng(4)
+    values = r.normal(size=(3, 30, 4))  # reps x refits x points
+    half = interval_halfwidths(prefix_moments(values)[1], c=0.58)
+    for m in (2, 15, 30):
+        lo, hi = LearnerEstimate(values[1, :m]).interval(c=0.58)
+        np.testing.assert_allclose(half[m - 2, 1], (hi - lo) / 2, rtol=1e-10)
+
+
+def _write_refits(tmp_path, per_rep_shift_sd):
+    """Per-refit values of one (scenario, learner): 2000 reps x 30 refits of a PD at two
+    points and one PFI, N(mu, 1) around a shift shared by the refits of a repetition (sd
+    ``per_rep_shift_sd``); 4000 truth runs at N(mu, 1 + shift variance)."""
+    r = np.random.default_rng(5)
+    mu = {("pd", 0.1): 0.0, ("pd", 0.9): 1.0, ("pfi", np.nan): 0.5}
+    rows = []
+    reps, refits = 2000, 30
+    for (q, x), m in mu.items():
+        shift = r.normal(0, per_rep_shift_sd, reps)
+        vals = m + shift[:, None] + r.normal(size=(reps, refits))
+        rows.append(pd.DataFrame({
+            "rep": np.repeat(np.arange(reps), refits), "strategy": "bootstrap",
+            "refit": np.tile(np.arange(refits), reps), "quantity": q, "feature": "x1", "x": x,
+            "value": vals.ravel()}))
+        truth = m + r.normal(0, np.sqrt(1 + per_rep_shift_sd**2), 4000)
+        rows.append(pd.DataFrame({"rep": 0, "strategy": "truth", "refit": np.arange(4000),
+                                  "quantity": q, "feature": "x1", "x": x, "value": truth}))
+    df = pd.concat(rows, ignore_index=True)
+    df.insert(0, "p_form", "linear")
+    path = tmp_path / "estimates" / "sc" / "lm" / "refits" / "c0.parquet"
+    path.parent.mkdir(parents=True)
+    write_parquet(df, path, config_hash="x", seed=[0])
+    return path
+
+
+def test_the_refit_method_declares_its_coverage_summary():
+    """The summaries job condenses the refit method's files with :func:`summarise`."""
+    assert METHODS.get("learner_refits").summarise is summarise
+
+
+def test_coverage_summary_is_nominal_for_independent_refits(tmp_path):
+    """Independent refits around the truth: the naive t interval covers with probability
+    0.95 exactly (up to the truth's Monte Carlo error, 1/sqrt(4000) of an SD, whose effect
+    is of second order). 2000 reps: SE of the coverage about 0.005; tolerance 4 SE = 0.02."""
+    s = summarise([_write_refits(tmp_path, 0.0)])
+    naive = s[(~s["corrected"]) & (s["m"].isin([2, 15, 30]))]
+    assert len(naive) == 6
+    assert (abs(naive["coverage"] - 0.95) < 4 * naive["coverage_se"] + 0.003).all()
+    assert (naive["coverage_se"] < 0.006).all()
+    assert s["truth_fits"].eq(4000).all()
+    widths = s[(~s["corrected"]) & (s["quantity"] == "pd")].set_index("m")["width"]
+    assert widths.is_monotonic_decreasing
+
+
+def test_coverage_summary_detects_correlated_refits(tmp_path):
+    """A shift shared by a repetition's refits (sd 0.5, like overlapping resamples) makes the
+    naive interval (variance s^2/m) far too narrow. At m = 15 its half-width is about
+    t_14 / sqrt(15) = 0.55 while the mean's error has SD sqrt(0.25 + 1/15) = 0.56, so it
+    covers with probability about P(|Z| < 0.98) = 0.67 (SE 0.01 at 2000 reps; the check
+    allows 0.8); the corrected interval (c = 0.58, half-width about 1.7) covers more."""
+    s = summarise([_write_refits(tmp_path, 0.5)]).set_index(["quantity", "corrected", "m"])
+    naive = s.loc[("pd", False, 15), "coverage"]
+    corrected = s.loc[("pd", True, 15), "coverage"]
+    assert naive.max() < 0.8
+    assert corrected.min() > naive.max() + 0.1
+
+
+def _tables(coverage, se):
+    summary = pd.DataFrame([{"scenario": "sc", "learner": "lm", "quantity": "pd",
+                             "strategy": "bootstrap", "corrected": False, "m": 15,
+                             "coverage": coverage, "coverage_se": se, "width": 0.1, "reps": 400}])
+    return Tables(ranked=pd.DataFrame(), truth={}, other=pd.DataFrame(), summary=summary)
+
+
+CLAIM = {"id": "t", "text": "t", "published": "p", "quantity": "pd", "m": 15, "z": 2,
+         "values": {"boot": 0.41, "subs": 0.34}, "where": {"scenario": "sc", "learner": "lm",
+                                                           "method": "refits"}}
+
+
+@pytest.mark.parametrize(("coverage", "verdict"), [(0.42, "reproduced"),
+                                                    (0.45, "not reproduced")])
+def test_coverage_table_verdict_uses_two_se_plus_rounding(coverage, verdict):
+    """Tolerance 2 x 0.01 + 0.005 = 0.025: 0.42 is within, 0.45 is not."""
+    rows = CLAIMS.get("coverage_table")(CLAIM, _tables(coverage, 0.01))
+    assert [r["verdict"] for r in rows] == [verdict, "no data"]
+    assert all(r["claim"] == "t" for r in rows)
+    assert rows[0]["published"] == "0.41"
+
+
+def test_coverage_table_has_no_verdict_from_one_repetition():
+    rows = CLAIMS.get("coverage_table")(CLAIM, _tables(0.41, np.inf))
+    assert rows[0]["verdict"] == "no data"
+
+
+@pytest.mark.parametrize(("form", "sign"), [("linear", -1), ("nonlinear", -1),
+                                            ("nonlinear", 1)])
+def test_dgp_pd_and_pfi_closed_forms_match_monte_carlo(form, sign):
+    """Closed-form DGP-PD (Definition 1) at x = 0.3 and DGP-PFI (Definition 2) against
+    200,000 draws; tolerance 4 Monte Carlo SEs."""
+    dgp = PdPfiSimulation(form, sign)
+    r = np.random.default_rng(7)
+    X = dgp.sample_features(200_000, r)
+    for j in range(X.shape[1]):
+        Xg = X.copy()
+        Xg[:, j] = 0.3
+        v = dgp.f(Xg)
+        assert abs(v.mean() - dgp.dgp_pd(j, np.array(0.3))) < 4 * v.std() / np.sqrt(len(v))
+        Xr = X.copy()
+        Xr[:, j] = r.uniform(size=len(X))
+        d = (dgp.f(X) - dgp.f(Xr)) ** 2
+        assert abs(d.mean() - dgp.dgp_pfi(j)) < 4 * d.std() / np.sqrt(len(d))

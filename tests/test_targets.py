@@ -1,0 +1,71 @@
+"""What each rule reads and when it reruns (:mod:`imlbench.targets`), on the shipped studies.
+
+A data job's fingerprint holds what changes its values and nothing else; a figure reads the
+estimates of the methods its entry names, the truths and tables its function declares, and
+the code it imports (its own module and helpers, never the study's other figures).
+"""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import pytest
+
+from imlbench import targets
+from imlbench.config import expand_scenarios
+from imlbench.validate import check_config
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def studies():
+    return check_config(ROOT)[1]
+
+
+def _scenario(spec: dict, profile: str = "default"):
+    return expand_scenarios("main", spec, profile)[0]
+
+
+def test_data_fingerprint_ignores_the_description_and_follows_the_values(studies):
+    spec = copy.deepcopy(studies["extrapolation"].doc["scenarios"]["twod"])
+    base = targets.data_fingerprint(_scenario(spec), "c0", 2021)
+    described = {**spec, "description": "another text", "methods": ["pfi"]}
+    assert targets.data_fingerprint(_scenario(described), "c0", 2021) == base
+    for changed in ({**spec, "n": 300}, {**spec, "params": {**spec["params"], "rho": 0.5}},
+                    {**spec, "dgp": "gaussian_noise_features"}):
+        assert targets.data_fingerprint(_scenario(changed), "c0", 2021) != base
+    assert targets.data_fingerprint(_scenario(spec), "c0", 2022) != base
+    # a chunk's fingerprint holds its own repetitions: more of them change only new chunks
+    more = {**spec, "reps": {"smoke": 3, "default": 150, "paper": 100}}
+    assert targets.data_fingerprint(_scenario(more), "c0", 2021) == base
+    assert targets.data_fingerprint(_scenario(more), "c2", 2021) != base
+
+
+def test_a_figure_reads_the_methods_its_entry_names(studies):
+    study = studies["extrapolation"]
+    files = targets.figure_inputs(study, "fig_3")
+    methods = {Path(p).parent.name for p in files["estimates"]}
+    assert methods == {"pdp_x1", "ice_x1"}  # the main scenario also runs pfi, oob, ...
+    assert {Path(p).stem for p in files["truth"]} == {"effects"}
+    assert files["ranks"] == files["summary"] == files["data"] == []
+    fig1 = targets.figure_inputs(study, "fig_1")
+    assert fig1["ranks"] == ["results/extrapolation/metrics/ranks.parquet"]
+    assert {Path(p).stem for p in fig1["truth"]} == {"importance"}
+
+
+def test_a_figure_depends_on_its_own_code_only(studies):
+    code = {Path(p).relative_to(ROOT / "src" / "imlbench").as_posix()
+            for p in targets.figure_code(studies["extrapolation"], "fig_1")}
+    assert code == {"figures/__init__.py", "figures/inputs.py", "figures/style.py",
+                    "studies/extrapolation/figures/fig1.py",
+                    "studies/extrapolation/figures/panels.py"}
+
+
+def test_the_scorecard_reads_tests_truths_and_metrics_not_importances(studies):
+    study = studies["extrapolation"]
+    methods = {Path(p).parent.name for p in targets.claim_estimates(study)}
+    assert methods == {"lm_theory", "test_permute", "test_conditional", "test_knockoff"}
+    summarised = {Path(p).parent.name for p in targets.summarised_estimates(study)}
+    assert {"pfi", "oob", "cpfi", "loco"} <= summarised and "pdp" not in summarised
