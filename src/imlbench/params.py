@@ -1,7 +1,8 @@
-"""Declared parameters of methods, samplers, claims and figures: type, default, allowed values.
+"""Declared parameters of methods, samplers and claim kinds: type, default, allowed values.
 
 Every registered method, sampler and claim kind declares its parameters where it is
-registered, e.g. ``{"n_repeats": integer(1, minimum=1), "data": choice("train", DATA)}``.
+registered, e.g. ``{"n_repeats": integer(1, minimum=1), "data": choice("train", ("train",
+"test"))}``.
 The validator checks every value of a study file against the declarations before any job
 runs (:func:`check_all`), with a message naming the key and the allowed values; the stages
 hand the code the values with every missing default filled in (:func:`with_defaults`), so
@@ -37,7 +38,8 @@ class ParamError(ValueError):
 @dataclass(frozen=True)
 class Param:
     """One declared parameter. Build it with :func:`integer`, :func:`number`, :func:`flag`,
-    :func:`text`, :func:`choice`, :func:`items`, :func:`table` or :func:`feature_names`."""
+    :func:`text`, :func:`choice`, :func:`items`, :func:`table`, :func:`either`,
+    :func:`registered`, :func:`study_name`, :func:`feature_name` or :func:`feature_names`."""
 
     kind: str  # integer | number | flag | text | list | mapping | any
     default: Any = REQUIRED
