@@ -1,10 +1,30 @@
-"""Shared pytest configuration."""
+"""Shared pytest configuration, and the smoke run the end-to-end tests share."""
 
 from __future__ import annotations
 
+import subprocess
+from pathlib import Path
+
+import pytest
+from workflow_runs import SMOKE, copy_project, error_logs, snakemake, tail
+
 
 def pytest_configure(config):
-    # The whole-workflow test takes minutes; deselect it with `-m "not e2e"`.
+    # The whole-workflow tests take minutes; deselect them with `-m "not e2e"`.
     config.addinivalue_line(
         "markers", "e2e: runs the whole workflow on the smoke profile (minutes)"
     )
+
+
+@pytest.fixture(scope="session")
+def workdir(tmp_path_factory) -> Path:
+    """A scratch copy of the project for the smoke run (see tests/workflow_runs.py)."""
+    return copy_project(tmp_path_factory.mktemp("e2e"))
+
+
+@pytest.fixture(scope="session")
+def smoke_run(workdir: Path) -> subprocess.CompletedProcess:
+    """One uninterrupted smoke run with the README's command, shared by the e2e tests."""
+    res = snakemake(workdir, *SMOKE, timeout=1500)
+    assert res.returncode == 0, f"{tail(res)}\n{error_logs(workdir)}"
+    return res

@@ -2,8 +2,8 @@
 allowed values, before any job: through ``check_config``, ``python -m imlbench check`` and
 ``snakemake -n``.
 
-Every broken configuration is a copy of ``config/`` and ``workflow/schemas/`` in a temporary
-directory with one edit of the YAML.
+Every broken configuration (``tests/broken_configs.py``) is a copy of ``config/`` and
+``workflow/schemas/`` in a temporary directory with one edit of the YAML.
 """
 
 from __future__ import annotations
@@ -12,25 +12,21 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 import yaml
+from broken_configs import CASES, STUDY, Broken, dry_run, rename, set_at, workflow_copy
 
+from imlbench import studies as study_packages
 from imlbench.cli import main as cli_main
-from imlbench.config import ConfigError
+from imlbench.config import ConfigError, load_study, read_yaml
+from imlbench.dgp.base import make_dgp
+from imlbench.params import ParamError
 from imlbench.validate import check_config
 
 REPO = Path(__file__).resolve().parents[1]
-VENV_BIN = REPO / ".venv" / "bin"
-STUDY = "extrapolation"
-
-REGISTERED_LEARNERS = "bagging, cart, forest, gbm, knn, lm, mlp, none, ols, rf, svm, tree, truth"
-# the DGPs this study may use: the layers' and its own (other studies' are not allowed)
-REGISTERED_DGPS = ("ale_book_ch6, ale_book_ch7, bikeshare, copula_linear, "
-                   "gaussian_noise_features, stratpd_synthetic, stratpd_weight")
-STUDY_LEARNERS = "rf, mlp, lm, gbm, svm, knn, rf100, bagging100"
+BY_NAME: dict[str, Broken] = {case.name: case for case in CASES}
 
 
 def _copy_root(dst: Path) -> Path:
@@ -44,237 +40,13 @@ def root(tmp_path: Path) -> Path:
     return _copy_root(tmp_path)
 
 
-def _edit(path: Path, change: Callable[[dict], None]) -> None:
-    doc = yaml.safe_load(path.read_text())
-    change(doc)
-    path.write_text(yaml.safe_dump(doc, sort_keys=False))
+def test_the_table_has_at_least_50_distinct_cases():
+    assert len(CASES) >= 50 and len(BY_NAME) == len(CASES)
 
 
-def _study_path(root: Path) -> Path:
-    return root / "config" / "studies" / f"{STUDY}.yaml"
-
-
-def _config_path(root: Path) -> Path:
-    return root / "config" / "config.yaml"
-
-
-def _set(*keys, value):
-    def change(doc):
-        d = doc
-        for k in keys[:-1]:
-            d = d[k]
-        d[keys[-1]] = value
-
-    return change
-
-
-def _append(*keys, value):
-    def change(doc):
-        d = doc
-        for k in keys:
-            d = d[k]
-        d.append(value)
-
-    return change
-
-
-def _delete(*keys):
-    def change(doc):
-        d = doc
-        for k in keys[:-1]:
-            d = d[k]
-        del d[keys[-1]]
-
-    return change
-
-
-def _add_method(name, spec):
-    """Register ``spec`` as method ``name`` of the study and use it in the main scenario."""
-
-    def change(doc):
-        doc["methods"][name] = spec
-        doc["scenarios"]["main"]["methods"].append(name)
-
-    return change
-
-
-def _add_truth_to_bike():
-    def change(doc):
-        doc["learners"]["oracle"] = {"learner": "truth"}
-        doc["scenarios"]["bike"]["learners"].append("oracle")
-
-    return change
-
-
-# name: (file edited, edit, expected key, expected fragments incl. the allowed values)
-CASES = {
-    "unknown_top_level_key": (
-        "config", _set("workers", value=4), "key (top level)",
-        ["'workers'", "allowed: base_seed, max_rows_per_predict, profile, studies"],
-    ),
-    "wrong_profile": (
-        "config", _set("profile", value="fast"), "key profile",
-        ["'fast'", "allowed: smoke, default, paper"],
-    ),
-    "fit_models_false_with_a_fitted_model_method": (
-        "study", _set("scenarios", "main", "fit_models", value=False),
-        "key scenarios.main.fit_models",
-        ["fit_models is false", "pfi", "allowed: methods that refit the learner themselves"],
-    ),
-    "unknown_study": (
-        "config", _set("studies", value=["extrapolation", "shapley"]), "key studies",
-        ["shapley", "allowed: conditional_subgroups, extrapolation, pd_pfi_dgp"],
-    ),
-    "unknown_dgp": (
-        "study", _set("scenarios", "main", "dgp", value="copula"), "key scenarios.main.dgp",
-        ["'copula'", f"allowed: {REGISTERED_DGPS}"],
-    ),
-    "unknown_learner_in_scenario": (
-        "study", _append("scenarios", "main", "learners", value="xgb"),
-        "key scenarios.main.learners", ["'xgb'", f"allowed: {STUDY_LEARNERS}"],
-    ),
-    "unknown_registered_learner": (
-        "study", _set("learners", "rf", "learner", value="randomforest"), "key learners.rf.learner",
-        ["'randomforest'", f"allowed: {REGISTERED_LEARNERS}"],
-    ),
-    "unknown_method": (
-        "study", _set("methods", "pfi", "method", value="permutation"), "key methods.pfi.method",
-        ["'permutation'", "allowed: ", "cpfi", "loco", "oob_pfi", "pdp", "pfi"],
-    ),
-    "unknown_method_in_scenario": (
-        "study", _append("scenarios", "main", "methods", value="shap"),
-        "key scenarios.main.methods", ["'shap'", "allowed: pfi, oob, ", "lm_theory, cpfi"],
-    ),
-    "method_parameter_not_accepted": (
-        "study", _set("methods", "pfi", "params", "n_permutations", value=5),
-        "key methods.pfi.params",
-        ["n_permutations", "allowed: aggregate, contrast, data, features, groups, loss, n_repeats"],
-    ),
-    "feature_not_in_dgp": (
-        "study", _set("methods", "pdp_x1", "params", "features", value=["x1", "x11"]),
-        "key methods.pdp_x1.params.features",
-        ["x11", "allowed: x1, x2, x3, x4, x5, x6, x7, x8, x9, x10"],
-    ),
-    "categorical_feature_not_in_dgp": (
-        "study", _add_method("ale_cat", {"method": "ale", "params": {"categorical": ["sex"]}}),
-        "key methods.ale_cat.params.categorical",
-        ["sex", "allowed: x1, x2, x3, x4, x5, x6, x7, x8, x9, x10"],
-    ),
-    "group_with_unknown_feature": (
-        "study", _set("methods", "pfi", "params", "groups", value={"pair": ["x1", "x12"]}),
-        "key methods.pfi.params.groups", ["x12", "allowed: x1, x2, x3"],
-    ),
-    "truth_learner_on_real_data": (
-        "study", _add_truth_to_bike(), "key scenarios.bike.learners",
-        ["'oracle'", "'bikeshare'", "allowed: the study's other learners"],
-    ),
-    "unknown_sampler": (
-        "study", _add_method("cs", {"method": "conditional_pfi", "params": {"sampler": "ctree"}}),
-        "key methods.cs.params.sampler",
-        ["'ctree'", "allowed: exact, gaussian, impute_rf, knockoff, permutation, subgroups"],
-    ),
-    "oob_on_learner_without_oob": (
-        "study", _set("methods", "oob", "learners", value=["rf", "svm"]),
-        "key scenarios.main.methods",
-        # the learners that have out-of-bag rows are the allowed values
-        ["'oob'", "'svm'", "allowed", "rf", "rf100", "bagging100"],
-    ),
-    "figure_unknown_function": (
-        "study", _set("figures", "fig_1", "function", value="extrapolation.fig99"),
-        "key figures.fig_1.function",
-        ["'extrapolation.fig99'", "allowed: ", "extrapolation.fig1", "extrapolation.fig9"],
-    ),
-    "claim_unknown_scenario": (
-        "study", _set("claims", 0, "where", "scenario", value="main_rho0.5"),
-        "key claims[0].where.scenario", ["'main_rho0.5'", "allowed: ", "main_rho0, main_rho0.9"],
-    ),
-    "dgp_data_file_missing": (  # a wrong path is a configuration error, not a traceback
-        "study", _set("scenarios", "bike", "params",
-                      value={"source": "uci", "path": "/nonexistent/hour.csv"}),
-        "key scenarios.bike.params", ["'bikeshare'", "/nonexistent/hour.csv"],
-    ),
-    # typed method parameters: checked before any job runs, not by int() inside a job
-    "method_parameter_of_the_wrong_type": (
-        "study", _set("methods", "pfi", "params", "n_repeats", value="many"),
-        "key methods.pfi.params.n_repeats", ["'many'", "allowed: an integer >= 1"],
-    ),
-    "method_parameter_outside_the_allowed_set": (
-        "study", _set("methods", "pfi", "params", "aggregate", value="mode"),
-        "key methods.pfi.params.aggregate", ["'mode'", "allowed: mean, median"],
-    ),
-    "method_parameter_wrong_in_another_profile": (
-        "study", _set("methods", "pfi", "params", "n_repeats",
-                      value={"smoke": 1, "default": 1, "paper": 0}),
-        "key methods.pfi.params.n_repeats", ["0", "(profile paper)", "allowed: an integer >= 1"],
-    ),
-    "grid_kind_outside_the_allowed_set": (
-        "study", _set("methods", "pdp", "params", "grid", "kind", value="log"),
-        "key methods.pdp.params.grid.kind",
-        ["'log'", "allowed: equidistant, quantile, values, levels"],
-    ),
-    "unknown_sampler_parameter": (
-        "study", _add_method("cs", {"method": "conditional_pfi",
-                                    "params": {"sampler": "subgroups",
-                                               "sampler_params": {"depth": 3}}}),
-        "key methods.cs.params.sampler_params",
-        ["depth", "allowed: alpha, categorical_columns, cp, max_depth"],
-    ),
-    "conditional_pfi_without_a_sampler": (  # the sampler decides the estimand: no default
-        "study", _add_method("cs", {"method": "conditional_pfi"}), "key methods.cs.params",
-        ["sampler", "must be given", "allowed: sampler: exact, gaussian, impute_rf"],
-    ),
-    "test_data_without_test_rows": (
-        "study", _set("methods", "pfi", "params", "data", value="test"),
-        "key methods.pfi.params.data", ["has no test rows", "n_test", "allowed: train"],
-    ),
-    "test_method_without_test_rows": (
-        "study", _append("scenarios", "main", "methods", value="test_permute"),
-        "key scenarios.main.n_test",
-        ["'test_permute' needs test rows", "allowed: n_test >= 1 or test_fraction"],
-    ),
-    "unknown_dgp_parameter": (
-        "study", _set("scenarios", "main", "params", "betas", value=[1.0]),
-        "key scenarios.main.params",
-        ["betas", "'copula_linear'", "allowed: beta, rho, noise_sd"],
-    ),
-    "unknown_learner_parameter": (
-        "study", _set("learners", "rf", "params", "n_trees", value=100),
-        "key learners.rf.params",
-        ["n_trees", "'rf'", "allowed: ccp_alpha, criterion, max_depth"],
-    ),
-    "claim_parameter_of_the_wrong_type": (
-        "study", _set("claims", 0, "z", value="three"), "key claims[0].z",
-        ["'three'", "allowed: a number >= 0"],
-    ),
-    "claim_parameter_not_accepted": (
-        "study", _set("claims", 0, "sigma", value=3), "key claims[0]",
-        ["sigma", "claim kind 'ranks_match_theory'", "allowed: truth, z"],
-    ),
-    "claim_names_an_unknown_method": (
-        "study", _set("claims", 6, "theory_method", value="lm_thoery"),
-        "key claims[6].theory_method", ["'lm_thoery'", "allowed: pfi, oob, oob_raw, lm_theory"],
-    ),
-    "figure_roles_do_not_match_its_function": (
-        "study", _set("figures", "fig_3", "methods", value={"pdp": "pdp_x1"}),
-        "key figures.fig_3.methods", ["pdp", "extrapolation.fig3", "allowed: pdp, ice"],
-    ),
-    "figure_role_names_an_unknown_method": (
-        "study", _set("figures", "fig_3", "methods", "ice", value="ice_x2"),
-        "key figures.fig_3.methods.ice", ["'ice_x2'", "allowed: pfi, oob"],
-    ),
-    "study_unknown_top_level_key": (
-        "study", _set("sweeps", value={}), "key (top level)",
-        ["'sweeps'", "allowed: claims, description, deviations, figures, learners, methods, "
-         "reference, scenarios, title"],
-    ),
-}
-
-
-def _break(root: Path, case: str) -> tuple[Path, str, list[str]]:
-    which, change, key, fragments = CASES[case]
-    path = _config_path(root) if which == "config" else _study_path(root)
-    _edit(path, change)
-    return path, key, fragments
+def _break(root: Path, case: str) -> tuple[Path, str, tuple[str, ...]]:
+    broken = BY_NAME[case]
+    return broken.apply(root), broken.key, broken.fragments
 
 
 def _check_message(msg: str, path: Path, key: str, fragments: list[str]) -> None:
@@ -293,7 +65,19 @@ def test_shipped_config_is_valid(root):
         assert {s.profile for s in studies.values()} == {profile}
 
 
-@pytest.mark.parametrize("case", list(CASES))
+@pytest.mark.parametrize("section, old, new", [
+    ("methods", "ice_x1", "ice_line"), ("learners", "rf100", "forest100"),
+    ("scenarios", "twod", "surface2d"), ("figures", "fig_4", "fig_4b"),
+])
+def test_an_entry_renamed_everywhere_is_valid(root, section, old, new):
+    """Figures read the study's methods through their roles, and no code names a study-file
+    entry: renaming one (and its uses) keeps the configuration valid."""
+    rename(section, old, new)(root / "config" / "studies" / f"{STUDY}.yaml")
+    _, studies = check_config(root)
+    assert new in getattr(studies[STUDY], section) and old not in getattr(studies[STUDY], section)
+
+
+@pytest.mark.parametrize("case", list(BY_NAME))
 def test_config_error_message(root, case):
     path, key, fragments = _break(root, case)
     with pytest.raises(ConfigError) as exc:
@@ -301,7 +85,7 @@ def test_config_error_message(root, case):
     _check_message(str(exc.value), path, key, fragments)
 
 
-@pytest.mark.parametrize("case", list(CASES))
+@pytest.mark.parametrize("case", list(BY_NAME))
 def test_cli_check_reports_config_error(root, case, capsys, monkeypatch):
     """``imlbench check`` in-process (same code path as ``python -m imlbench``): status 2."""
     monkeypatch.setattr(os, "environ", dict(os.environ))  # main() sets OMP_NUM_THREADS etc.
@@ -339,26 +123,16 @@ def test_python_m_imlbench_check_ok(root):
     "unknown_learner_in_scenario", "method_parameter_not_accepted",
     "method_parameter_of_the_wrong_type", "method_parameter_outside_the_allowed_set",
     "test_data_without_test_rows", "unknown_dgp_parameter", "unknown_learner_parameter",
+    "reps_missing_a_profile", "scenario_given_twice", "config_key_given_twice",
+    "sweep_values_with_one_name", "dgp_negative_noise_sd", "figure_scenario_without_repetitions",
+    "study_yaml_syntax",
 ])
 def test_snakemake_dry_run_fails_before_any_job(tmp_path, case):
-    shutil.copytree(REPO / "config", tmp_path / "config")
-    (tmp_path / "workflow").symlink_to(REPO / "workflow")
-    path, key, fragments = _break(tmp_path, case)
-    env = {**os.environ, "PATH": f"{VENV_BIN}{os.pathsep}{os.environ.get('PATH', '')}"}
-    res = subprocess.run(
-        [str(VENV_BIN / "snakemake"), "-s", str(REPO / "Snakefile"), "-d", str(tmp_path),
-         "-n", "--cores", "1"],
-        capture_output=True, text=True, timeout=300, env=env,
-    )
-    out = res.stdout + res.stderr
-    assert res.returncode != 0, out
-    assert "configuration error" in out, out
+    path, key, fragments = _break(workflow_copy(tmp_path), case)
+    out = dry_run(tmp_path)
     for frag in [key, *fragments]:
         assert frag in out, f"{frag!r} missing from snakemake output:\n{out}"
     assert str(path) in out or path.name in out
-    # failed while parsing the workflow: no DAG, no job, no output
-    assert "Building DAG" not in out and "Job stats" not in out, out
-    assert not (tmp_path / "results").exists()
 
 
 TOY = {
@@ -372,12 +146,12 @@ TOY = {
 }
 
 
-def _toy_study(root: Path, change=None) -> Path:
+def _toy_study(root: Path, edit=None, name: str = "toy") -> Path:
     """A study file that no config enables and no package backs: generic entries only."""
-    path = root / "config" / "studies" / "toy.yaml"
+    path = root / "config" / "studies" / f"{name}.yaml"
     path.write_text(yaml.safe_dump(TOY, sort_keys=False))
-    if change is not None:
-        _edit(path, change)
+    if edit is not None:
+        edit(path)
     return path
 
 
@@ -392,7 +166,7 @@ def test_check_validates_a_study_that_is_not_enabled(root, by, capsys, monkeypat
 
 def test_check_reports_the_error_of_a_study_that_is_not_enabled(root, capsys, monkeypatch):
     monkeypatch.setattr(os, "environ", dict(os.environ))
-    path = _toy_study(root, _set("methods", "pfi", "params", "n_repeats", value="many"))
+    path = _toy_study(root, set_at("methods", "pfi", "params", "n_repeats", value="many"))
     assert cli_main(["--root", str(root), "check", "--study", str(path)]) == 2
     msg = capsys.readouterr().err.strip().removeprefix("imlbench: configuration error: ")
     _check_message(msg, path, "key methods.pfi.params.n_repeats",
@@ -413,3 +187,85 @@ def test_method_parameters_per_profile(root):
              "default": "b", "paper": "c"}}, "plain": [1, 2]}
     assert resolve_profile(value, "smoke") == {"n": 1, "inner": {"k": "a"}, "plain": [1, 2]}
     assert resolve_profile(value, "paper")["inner"] == {"k": "c"}
+
+
+# --- reading YAML -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text, key, lines", [
+    ("a: 1\nb: 2\na: 3\n", "key a:", "line 1, column 1 and line 3, column 1"),
+    # the same value spelt differently is the same key
+    ("m: {1: x, 0x1: y}\n", "key m[1]:", "line 1, column 5 and line 1, column 11"),
+    ("l:\n  - {k: 1}\n  - {k: 1, k: 2}\n", "key l[1].k:", "line 3, column 6 and line 3, column 12"),
+])
+def test_a_key_given_twice_in_one_mapping_is_an_error(tmp_path, text, key, lines):
+    path = tmp_path / "x.yaml"
+    path.write_text(text)
+    with pytest.raises(ConfigError) as err:
+        read_yaml(path)
+    msg = str(err.value)
+    assert "\n" not in msg and msg.startswith(f"{path}: {key} given twice in one mapping"), msg
+    assert lines in msg and "allowed: each key once per mapping" in msg
+
+
+def test_merge_keys_and_one_key_in_several_mappings_are_fine(tmp_path):
+    path = tmp_path / "x.yaml"
+    path.write_text("base: &b {n: 1, m: 2}\nover: {<<: *b, n: 3}\nother: {n: 4}\n")
+    assert read_yaml(path) == {"base": {"n": 1, "m": 2}, "over": {"n": 3, "m": 2},
+                               "other": {"n": 4}}
+
+
+def test_a_yaml_error_names_the_line_and_column_in_one_line(tmp_path):
+    path = tmp_path / "x.yaml"
+    path.write_text("a: 1\nb: [1, 2\nc: 3\n")
+    with pytest.raises(ConfigError) as err:
+        read_yaml(path)
+    msg = str(err.value)
+    assert "\n" not in msg and msg.startswith(f"{path}: line 3, column 2: not valid YAML"), msg
+
+
+def test_load_study_rejects_two_scenarios_of_one_name_in_any_profile(root):
+    """Jobs read their study with load_study, unchecked: a collision still stops them."""
+    path = root / "config" / "studies" / f"{STUDY}.yaml"
+    set_at("scenarios", "grid", "sweep", "rho",
+           value={"smoke": [0.1], "default": [0.1], "paper": [0.25, 0.25000001]})(path)
+    with pytest.raises(ConfigError, match=r"both give scenario name 'grid_rho0.25_n100' "
+                                          r"\(profile paper\)"):
+        load_study(path, "smoke")
+
+
+# --- DGP constructors reject obviously invalid values -----------------------------------------
+
+
+@pytest.mark.parametrize("dgp, params, key, allowed", [
+    ("ale_book_ch6", {"noise_sd": -1}, "noise_sd", "a number >= 0"),
+    ("ale_book_ch6", {"a": 1.0, "b": 0.5}, "b", "a number > 1"),
+    ("ale_book_ch6", {"a": -1.0}, "a", "a number >= 0"),  # x1 is x3's sd
+    ("ale_book_ch7", {"noise_sd": "loud"}, "noise_sd", "a number >= 0"),
+    ("stratpd_synthetic", {"noise_sd": float("nan")}, "noise_sd", "a number >= 0"),
+    ("stratpd_weight", {"noise_sd": -0.5}, "noise_sd", "a number >= 0"),
+    ("copula_linear", {"beta": [1, 1], "rho": 1.0, "noise_sd": 1}, "rho", "a number > -1 and < 1"),
+    ("copula_linear", {"beta": [1, 1], "rho": 0.5, "noise_sd": -1}, "noise_sd", "a number >= 0"),
+    ("copula_linear", {"beta": [1, "x"], "rho": 0.5, "noise_sd": 1}, "beta[1]", "a number"),
+    ("gaussian_noise_features", {"beta": [1], "rho": -0.1, "snr": 1, "q": 1}, "rho",
+     "a number >= 0 and < 1"),
+    ("gaussian_noise_features", {"beta": [1], "rho": 0.5, "snr": 0, "q": 1}, "snr", "a number > 0"),
+    ("gaussian_noise_features", {"beta": [1], "rho": 0.5, "snr": 1, "q": 0}, "q",
+     "an integer >= 1"),
+    ("illus_bivariate_normal", {"cov": -1}, "cov", "a number > -1 and < 1"),
+    ("illus_collinear", {"beta": [1, 2]}, "beta", "a list of 3 items, each a number"),
+    ("illus_collinear", {"sd2": 0}, "sd2", "a number > 0"),
+    ("illus_mixture", {"cut": 1.0}, "cut", "a number > 0 and < 1"),
+    ("illus_rounded_linear", {"decimals": 1.5}, "decimals", "an integer >= 0"),
+    ("illus_gamma_log", {"shape": 0}, "shape", "a number > 0"),
+    ("cspfi_simulation", {"p": 5}, "p", "an integer >= 10"),
+    ("cspfi_simulation", {"noise_sd": -1}, "noise_sd", "a number >= 0"),
+    ("pdpfi_simulation", {"noise_sd": -1}, "noise_sd", "a number >= 0"),
+    ("pdp_uncertainty_toy", {"noise_sd": -1}, "noise_sd", "a number >= 0"),
+])
+def test_dgp_constructors_reject_invalid_values(dgp, params, key, allowed):
+    study_packages.load(["extrapolation", "conditional_subgroups", "pd_pfi_dgp"])
+    with pytest.raises(ParamError) as err:
+        make_dgp(dgp, params)
+    assert err.value.key == key
+    assert err.value.message.endswith(f"allowed: {allowed}")

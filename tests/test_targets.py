@@ -1,8 +1,8 @@
 """What each rule reads and when it reruns (:mod:`imlbench.targets`), on the shipped studies.
 
 A data job's fingerprint holds what changes its values and nothing else; a figure reads the
-estimates of the methods its entry names, the truths and tables its function declares, and
-the code it imports (its own module and helpers, never the study's other figures).
+estimates of the methods its entry names, the truths and tables its function declares; its
+code is its own module and helpers, never the study's other figures.
 """
 
 from __future__ import annotations
@@ -13,7 +13,9 @@ from pathlib import Path
 import pytest
 
 from imlbench import targets
+from imlbench.codehash import closure
 from imlbench.config import expand_scenarios
+from imlbench.figures import FIGURES
 from imlbench.validate import check_config
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -56,11 +58,15 @@ def test_a_figure_reads_the_methods_its_entry_names(studies):
 
 
 def test_a_figure_depends_on_its_own_code_only(studies):
-    code = {Path(p).relative_to(ROOT / "src" / "imlbench").as_posix()
-            for p in targets.figure_code(studies["extrapolation"], "fig_1")}
-    assert code == {"figures/__init__.py", "figures/inputs.py", "figures/style.py",
-                    "studies/extrapolation/figures/fig1.py",
-                    "studies/extrapolation/figures/panels.py"}
+    function = studies["extrapolation"].figures["fig_1"]["function"]
+    code = {m.removeprefix("imlbench.")
+            for m in closure([FIGURES.get(function).draw.__module__])}
+    assert {"figures", "figures.inputs", "figures.style", "studies.extrapolation.figures.fig1",
+            "studies.extrapolation.figures.panels"} <= code
+    # never another figure of the study, nor the study's package with all its modules
+    assert not {m for m in code if m.startswith("studies.extrapolation.figures.fig")} - {
+        "studies.extrapolation.figures.fig1"}
+    assert "studies.extrapolation" not in code
 
 
 def test_the_scorecard_reads_tests_truths_and_metrics_not_importances(studies):

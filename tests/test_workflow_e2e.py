@@ -1,69 +1,24 @@
 """The whole workflow on the smoke profile, in a scratch copy of the project.
 
-Runs ``snakemake --cores 2 --config profile=smoke`` (minutes), checks that every figure of
-every enabled study, the scorecards, rank tables and coverage summaries exist, that a
-second dry run has nothing to do, and that ``snakemake --report`` builds the report.
-Deselect with ``pytest -m "not e2e"``.
+After the README's smoke command (the ``smoke_run`` fixture of ``conftest.py``, minutes),
+checks that every figure of every enabled study, the scorecards, rank tables and coverage
+summaries exist, that a second dry run has nothing to do, that ``snakemake --report`` builds
+the report, and which jobs an edit of the study file reruns. Deselect with
+``pytest -m "not e2e"``.
 """
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
+from workflow_runs import dry_run_jobs, snakemake, tail
 
 from imlbench.explain.api import METHODS
 from imlbench.io import read_parquet
 from imlbench.validate import check_config
 
-REPO = Path(__file__).resolve().parents[1]
-VENV_BIN = REPO / ".venv" / "bin"
-
 pytestmark = pytest.mark.e2e
-
-
-def _snakemake(workdir: Path, *args: str, timeout: int) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PATH": f"{VENV_BIN}{os.pathsep}{os.environ.get('PATH', '')}"}
-    env.pop("PYTHONPATH", None)  # jobs must import the project's src, nothing else
-    return subprocess.run(
-        [str(VENV_BIN / "snakemake"), *args], cwd=workdir, env=env,
-        capture_output=True, text=True, timeout=timeout,
-    )
-
-
-def _tail(res: subprocess.CompletedProcess, n: int = 60) -> str:
-    return "\n".join((res.stdout + res.stderr).splitlines()[-n:])
-
-
-def _logs(workdir: Path, n: int = 30) -> str:
-    """The last lines of every job log that mentions an error (for the failure message)."""
-    out = []
-    for log in sorted((workdir / "results").rglob("*.log")):
-        text = log.read_text(errors="replace")
-        if "Error" in text or "Traceback" in text:
-            out.append(f"--- {log.relative_to(workdir)}\n" + "\n".join(text.splitlines()[-n:]))
-    return "\n".join(out)
-
-
-@pytest.fixture(scope="module")
-def workdir(tmp_path_factory) -> Path:
-    wd = tmp_path_factory.mktemp("e2e")
-    shutil.copy(REPO / "Snakefile", wd / "Snakefile")
-    shutil.copy(REPO / "environment.yml", wd / "environment.yml")
-    shutil.copytree(REPO / "config", wd / "config")
-    shutil.copytree(REPO / "workflow", wd / "workflow")
-    (wd / "src").symlink_to(REPO / "src")
-    return wd
-
-
-@pytest.fixture(scope="module")
-def smoke_run(workdir: Path) -> subprocess.CompletedProcess:
-    res = _snakemake(workdir, "--cores", "2", "--config", "profile=smoke", timeout=1500)
-    assert res.returncode == 0, f"{_tail(res)}\n{_logs(workdir)}"
-    return res
 
 
 def _expected_outputs(workdir: Path) -> list[Path]:
@@ -114,22 +69,21 @@ def test_scorecard_has_every_claim(workdir, smoke_run):
 
 
 def test_second_dry_run_has_nothing_to_do(workdir, smoke_run):
-    res = _snakemake(workdir, "-n", "--cores", "2", "--config", "profile=smoke", timeout=300)
-    assert res.returncode == 0, _tail(res)
-    assert "Nothing to be done" in res.stdout + res.stderr, _tail(res)
+    res = snakemake(workdir, "-n", "--cores", "2", "--config", "profile=smoke", timeout=300)
+    assert res.returncode == 0, tail(res)
+    assert "Nothing to be done" in res.stdout + res.stderr, tail(res)
 
 
 def test_report(workdir, smoke_run):
-    res = _snakemake(workdir, "--config", "profile=smoke", "--report", "results/report.html",
+    res = snakemake(workdir, "--config", "profile=smoke", "--report", "results/report.html",
                      timeout=600)
-    assert res.returncode == 0, _tail(res)
+    assert res.returncode == 0, tail(res)
     report = workdir / "results" / "report.html"
     assert report.is_file() and report.stat().st_size > 0
 
 
 def _jobs_after_edit(workdir: Path, study: str, change) -> set[str]:
-    """The rules a dry run would run after ``change`` edits the study file (then undone);
-    ``all``, the target rule, reruns whenever any of its inputs does and is left out."""
+    """The rules a dry run would run after ``change`` edits the study file (then undone)."""
     yaml = __import__("yaml")
     study_file = workdir / "config" / "studies" / f"{study}.yaml"
     original = study_file.read_text()
@@ -137,12 +91,7 @@ def _jobs_after_edit(workdir: Path, study: str, change) -> set[str]:
     change(doc)
     try:
         study_file.write_text(yaml.safe_dump(doc, sort_keys=False))
-        res = _snakemake(workdir, "-n", "--cores", "2", "--config", "profile=smoke",
-                         "--quiet", "rules", timeout=300)
-        assert res.returncode == 0, _tail(res)
-        jobs = {line.split()[0] for line in res.stdout.splitlines()
-                if line.strip() and line.split()[-1].isdigit() and line.split()[0] != "total"}
-        return jobs - {"all"}
+        return dry_run_jobs(workdir)
     finally:
         study_file.write_text(original)
 
@@ -171,3 +120,22 @@ def test_a_claim_tolerance_edit_reruns_only_the_scorecard(workdir, smoke_run):
         doc["claims"][0]["z"] = 2.5
 
     assert _jobs_after_edit(workdir, "extrapolation", tolerance) == {"claims", "scorecard"}
+
+
+def test_report_of_the_last_run_without_config(workdir, smoke_run):
+    """The README's command, without --config, reports on the smoke run that ran (its profile
+    and studies, recorded in results/run.json) and warns of nothing (with the config file's
+    profile it would warn of every missing output)."""
+    run = __import__("json").loads((workdir / "results" / "run.json").read_text())
+    assert run["profile"] == "smoke"
+    res = snakemake(workdir, "--report", "results/report.html", timeout=600)
+    assert res.returncode == 0, tail(res)
+    warnings = [line for line in res.stderr.splitlines()
+                if "warning" in line.lower() or "missing" in line.lower()]
+    assert warnings == []
+    md = (workdir / "results" / "SCORECARD.md").read_text()
+    assert f"Profile: smoke. Studies: {', '.join(run['studies'])}." in md
+    for study in run["studies"]:
+        card = read_parquet(workdir / "results" / study / "scorecard.parquet")
+        without = card[card["verdict"].isin(["no data", "not run in this profile"])]
+        assert (without["reason"] != "").all(), without[["claim", "learner", "method"]]

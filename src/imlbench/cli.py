@@ -63,6 +63,8 @@ def _parser() -> argparse.ArgumentParser:
     sc = sub.add_parser("scorecard")
     sc.add_argument("--cards", nargs="+", required=True)
     sc.add_argument("--out", nargs=2, required=True, metavar=("MD", "HTML"))
+    sc.add_argument("--run", required=True,
+                    help="where to record the run's profile, studies and time (run.json)")
     return parser
 
 
@@ -109,7 +111,8 @@ def _run(args: argparse.Namespace) -> int:
     from imlbench import compare, stages, studies
 
     if args.stage == "scorecard":
-        compare.write_scorecard_summary([Path(p) for p in args.cards], *map(Path, args.out))
+        compare.write_scorecard_summary([Path(p) for p in args.cards], *map(Path, args.out),
+                                        args.profile or "default", Path(args.run))
         return 0
     study = load_study(study_path(Path(args.root), args.study), args.profile or "default")
     studies.load([study.name], figures=args.stage == "figure")

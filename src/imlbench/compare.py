@@ -8,21 +8,36 @@ estimate files into (e.g. interval coverage from per-refit values).
 
 ``scorecard``: every claim of the study evaluated on the summaries, the truths and the
 estimates of the methods the claims name (``scorecard.parquet``; importances come through the
-ranks). Editing a claim reruns only this job.
+ranks), each row without data with its reason. Editing a claim reruns only this job.
+
+Over all studies, ``SCORECARD.md`` and ``scorecard.html`` open with the run's profile, studies
+and UTC time (:func:`write_scorecard_summary`); the per-study Parquet files hold no time, so
+rerunning gives identical values.
 """
 
 from __future__ import annotations
 
+import html
 from collections import defaultdict
+from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 
 import pandas as pd
 
-from imlbench.config import Study
+from imlbench import targets
+from imlbench.config import Scenario, Study
 from imlbench.explain.api import METHODS
-from imlbench.io import read_many, read_parquet, write_parquet
-from imlbench.metrics.claims import Tables, evaluate
+from imlbench.io import atomic_path, read_many, read_parquet, write_parquet
+from imlbench.metrics.claims import Tables, as_list, evaluate, methods_named, select_rows
 from imlbench.metrics.ranks import add_ranks, mean_ranks
+from imlbench.runinfo import write_run
+
+#: the columns of SCORECARD.md and scorecard.html
+SUMMARY_COLUMNS = ["study", "claim", "figure", "learner", "method", "published", "reproduced",
+                   "tolerance", "verdict", "reason"]
+#: the header line that dates the run; :func:`without_date` drops it
+DATE_LINE = "Written: "
 
 
 def _method(study: Study, path: Path) -> str:
@@ -61,30 +76,98 @@ def run_scorecard(study: Study, estimates: list[Path], truths: list[Path], ranks
             truth[t["scenario"].iloc[0]] = t
     tables = Tables(ranked=read_parquet(ranks), truth=truth, other=read_many(estimates),
                     truths=by_estimand, summary=read_parquet(summary))
-    card = evaluate(study.claims, tables, set(study.scenarios))
+    card = evaluate(study.claims, tables, set(study.scenarios),
+                    partial(no_data_reason, study, tables))
     card.insert(0, "study", study.name)
     write_parquet(card, out_scorecard, config_hash=study.hash(),
                   seed=[base_seed, study.name, "compare"])
 
 
-def write_scorecard_summary(cards: list[Path], out_md: Path, out_html: Path) -> None:
-    """``SCORECARD.md`` and an HTML copy for the report: one table over all studies."""
-    from imlbench.io import atomic_path
+def _source(study: Study, tables: Tables, sc: Scenario, learner: str, method: str
+            ) -> tuple[pd.DataFrame, str]:
+    """The table the claims read a method's rows from, and the file that holds them."""
+    spec = METHODS.get(study.methods[method]["method"])
+    metrics = targets.metrics_paths(study.name)
+    if spec.kind == "importance":
+        return tables.ranked, metrics["ranks"]
+    if spec.summarise is not None:
+        return tables.summary, metrics["summary"]
+    files = targets.estimate_path(study.name, sc.name, learner, method, "c*")
+    return tables.other, files
 
+
+def _has_rows(table: pd.DataFrame, scenario: str, learner: str, method: str) -> bool:
+    keys = {"scenario", "learner", "method"}
+    return keys <= set(table.columns) and not select_rows(table, scenario, learner, method).empty
+
+
+def no_data_reason(study: Study, tables: Tables, claim: dict, row: dict) -> str:
+    """Why a row of ``claim`` has no data, when its kind does not say: the scenario the profile
+    does not run (or runs 0 repetitions of), the learner or method the scenario does not run,
+    or the file without rows of a method the claim names (its own, then those its parameters
+    name). The row's scenario, learner and method are used when they are the study's, else
+    those of the claim's ``where`` (a row may be labelled by a table column, say)."""
+    where, profile = claim["where"], study.profile
+    name = row["scenario"] if row["scenario"] in study.all_scenarios else where["scenario"]
+    sc = study.scenarios.get(name)
+    if sc is None:
+        return f"profile {profile} does not run scenario {name}"
+    if not sc.reps:
+        return f"scenario {name} runs 0 repetitions in profile {profile}"
+    learners = ([row["learner"]] if row["learner"] in study.learners
+                else as_list(where["learner"]))
+    methods = ([row["method"]] if row["method"] in study.methods else []) + methods_named(claim)
+    files = []
+    for learner in learners:
+        for method in dict.fromkeys(methods):
+            if learner not in sc.learners:
+                return f"scenario {name} does not fit learner {learner}"
+            if method not in study.methods_for(name, learner):
+                return f"scenario {name} does not run method {method} for learner {learner}"
+            table, path = _source(study, tables, sc, learner, method)
+            if not _has_rows(table, name, learner, method):
+                return f"{path} holds no rows of {name}/{learner}/{method}"
+            files.append(path)
+    return (f"{', '.join(dict.fromkeys(files))} hold rows of {name}, but not those the claim "
+            f"needs ({sc.reps} repetitions in profile {profile})")
+
+
+def without_date(text: str) -> str:
+    """``SCORECARD.md`` or ``scorecard.html`` without the line that dates the run, so that two
+    runs with the same results compare equal."""
+    return "".join(line for line in text.splitlines(keepends=True)
+                   if not line.removeprefix("<p>").startswith(DATE_LINE))
+
+
+def _header(profile: str, studies: list[str], when: datetime) -> list[str]:
+    """The lines that open the scorecard: the run's profile, its studies and its UTC time."""
+    return [f"Profile: {profile}. Studies: {', '.join(studies)}.",
+            f"{DATE_LINE}{when:%Y-%m-%d %H:%M:%S} UTC."]
+
+
+def write_scorecard_summary(cards: list[Path], out_md: Path, out_html: Path, profile: str,
+                            out_run: Path, when: datetime | None = None) -> None:
+    """``SCORECARD.md`` and an HTML copy for the report: one table over all studies (a card is
+    ``results/<study>/scorecard.parquet``), under a header with the run's profile, studies and
+    UTC time (``when``, default now); and the record of the run (:mod:`imlbench.runinfo`)."""
+    when = (datetime.now(UTC) if when is None else when).astimezone(UTC)
+    studies = [Path(card).parent.name for card in cards]
     df = read_many(cards)
     counts = df["verdict"].value_counts().to_dict() if len(df) else {}
-    head = "# Scorecard\n\n" + ", ".join(f"{v}: {n}" for v, n in counts.items()) + "\n\n"
-    cols = ["study", "claim", "figure", "learner", "method", "published", "reproduced",
-            "tolerance", "verdict"]
-    lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+    tally = ", ".join(f"{v}: {n}" for v, n in counts.items())
+    header = _header(profile, studies, when)
+    lines = ["| " + " | ".join(SUMMARY_COLUMNS) + " |", "|" + "---|" * len(SUMMARY_COLUMNS)]
     for _, r in df.iterrows():
-        cells = [str(r[c]).replace("|", "/").replace("\n", " ") for c in cols]
+        cells = [str(r[c]).replace("|", "/").replace("\n", " ") for c in SUMMARY_COLUMNS]
         lines.append("| " + " | ".join(cells) + " |")
     with atomic_path(out_md) as tmp:
-        tmp.write_text(head + "\n".join(lines) + "\n")
+        tmp.write_text("# Scorecard\n\n" + "\n".join(f"{h}  " for h in header)
+                       + f"\n\n{tally}\n\n" + "\n".join(lines) + "\n")
+    table = df.reindex(columns=SUMMARY_COLUMNS).to_html(index=False, escape=True)
     with atomic_path(out_html) as tmp:
         tmp.write_text(
-            "<html><head><meta charset='utf-8'><title>Scorecard</title></head><body>"
-            f"<h1>Scorecard</h1><p>{head[12:].strip()}</p>"
-            + df[cols].to_html(index=False, escape=True) + "</body></html>"
+            "<html><head><meta charset='utf-8'><title>Scorecard</title></head><body>\n"
+            "<h1>Scorecard</h1>\n" + "".join(f"<p>{html.escape(h)}</p>\n" for h in header)
+            + f"<p>{html.escape(tally)}</p>\n{table}\n</body></html>\n"
         )
+    write_run(out_run, profile, studies, when)

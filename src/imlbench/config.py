@@ -8,6 +8,8 @@ study with :func:`load_study` without checking it again.
 from __future__ import annotations
 
 import itertools
+import re
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,15 +27,99 @@ class ConfigError(ValueError):
     """A configuration problem, with the file and key in the message."""
 
 
+#: a part of a key that messages show as is
+_PLAIN = re.compile(r"[A-Za-z0-9_.+-]+")
+
+
+def key_path(parts: Iterable[Any]) -> str:
+    """A key of a YAML document as messages write it: ``scenarios.main.reps``, ``claims[0]``;
+    a part that is not a plain ASCII name is quoted with escapes (``'r\\u0430'``), so that a
+    message stays one line and shows look-alike characters."""
+    out = ""
+    for part in parts:
+        if isinstance(part, int) and not isinstance(part, bool):
+            out += f"[{part}]"
+        else:
+            text = part if isinstance(part, str) and _PLAIN.fullmatch(part) else ascii(part)
+            out += f".{text}" if out else text
+    return out or "(top level)"
+
+
+class _DuplicateKey(Exception):
+    """A key given twice in one mapping: its path and the marks of both."""
+
+    def __init__(self, path: list, first: yaml.Mark, second: yaml.Mark) -> None:
+        super().__init__(path)
+        self.path, self.first, self.second = path, first, second
+
+
+class _Loader(_LOADER):
+    """The safe loader, but a key given twice in one mapping is an error (PyYAML would keep
+    the last value silently)."""
+
+    def construct_document(self, node: yaml.Node) -> Any:
+        _reject_duplicate_keys(self, node)
+        return super().construct_document(node)
+
+
+def _reject_duplicate_keys(loader: yaml.BaseLoader, root: yaml.Node) -> None:
+    """Raise :class:`_DuplicateKey` at the first mapping of ``root`` that holds a key twice
+    (merge keys ``<<`` aside: the keys they bring may be overridden)."""
+    stack: list[tuple[yaml.Node, list]] = [(root, [])]
+    seen_nodes: set[int] = set()
+    while stack:
+        node, path = stack.pop()
+        if id(node) in seen_nodes:  # an alias of a node already walked
+            continue
+        seen_nodes.add(id(node))
+        if isinstance(node, yaml.MappingNode):
+            first: dict[Any, yaml.Mark] = {}
+            for key_node, value_node in node.value:
+                if key_node.tag == "tag:yaml.org,2002:merge":
+                    stack.append((value_node, path))
+                    continue
+                key = loader.construct_object(key_node, deep=True)
+                if isinstance(key, Hashable):
+                    if key in first:
+                        raise _DuplicateKey([*path, key], first[key], key_node.start_mark)
+                    first[key] = key_node.start_mark
+                stack.append((value_node, [*path, key]))
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend((item, [*path, i]) for i, item in enumerate(node.value))
+
+
+def _at(mark: yaml.Mark) -> str:
+    return f"line {mark.line + 1}, column {mark.column + 1}"
+
+
 def read_yaml(path: Path) -> Any:
-    """The YAML document at ``path``; a missing file or invalid YAML is a ConfigError."""
+    """The YAML document at ``path``; a missing file, invalid YAML or a key given twice in one
+    mapping is a ConfigError naming the line and column."""
     try:
-        with open(path) as fh:
-            return yaml.load(fh, Loader=_LOADER)  # noqa: S506  (a safe loader)
+        with open(path, encoding="utf-8") as fh:
+            return yaml.load(fh, Loader=_Loader)  # noqa: S506  (a safe loader)
     except FileNotFoundError:
         raise ConfigError(f"{path}: file not found") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot be read as UTF-8 text: {exc}") from None
+    except _DuplicateKey as exc:
+        raise ConfigError(f"{path}: key {key_path(exc.path)}: given twice in one mapping "
+                          f"({_at(exc.first)} and {_at(exc.second)}); allowed: each key once per "
+                          f"mapping") from None
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        where = f"{_at(mark)}: " if mark is not None else ""
+        context = (f" ({exc.context} at {_at(exc.context_mark)})"
+                   if exc.context and exc.context_mark is not None else "")
+        raise ConfigError(f"{path}: {where}not valid YAML: {exc.problem}{context}") from None
+    except yaml.reader.ReaderError as exc:  # a character YAML does not allow: no mark
+        text = Path(path).read_text(encoding="utf-8", errors="replace")[:exc.position]
+        line, column = text.count("\n") + 1, len(text) - text.rfind("\n")
+        code = exc.character if isinstance(exc.character, int) else ord(exc.character)
+        raise ConfigError(f"{path}: line {line}, column {column}: not valid YAML: character "
+                          f"U+{code:04X} is not allowed ({exc.reason})") from None
     except yaml.YAMLError as exc:
-        raise ConfigError(f"{path}: not valid YAML: {exc}") from None
+        raise ConfigError(f"{path}: not valid YAML: {' '.join(str(exc).split())}") from None
 
 
 def _fmt(v: Any) -> str:
@@ -79,8 +165,9 @@ class Study:
     doc: dict
     profile: str
     scenarios: dict[str, Scenario]
-    #: scenario names of every profile (claims may name scenarios of other profiles).
-    all_scenarios: set[str] = field(default_factory=set)
+    #: the scenarios of every profile by name (claims may name scenarios of other profiles;
+    #: a scenario of this profile is that of this profile).
+    all_scenarios: dict[str, Scenario] = field(default_factory=dict)
 
     @property
     def title(self) -> str:
@@ -172,16 +259,36 @@ def study_path(root: Path, name: str) -> Path:
     return Path(root) / "config" / "studies" / f"{name}.yaml"
 
 
-def load_study(path: Path, profile: str) -> Study:
-    """The study file at ``path`` expanded for ``profile`` (parsed, not checked)."""
-    doc = read_yaml(path)
-    scenarios: dict[str, Scenario] = {}
+def _origin(sc: Scenario) -> str:
+    swept = ", ".join(f"{k}={v!r}" for k, v in sc.swept.items())
+    return f"scenarios.{sc.family}" + (f" with {swept}" if swept else "")
+
+
+def expand_study(path: Path, doc: dict, profile: str) -> dict[str, Scenario]:
+    """Every scenario of the study document ``doc`` for one profile, by name. Two scenarios
+    of one name (sweep values that format alike, e.g. 0.1 and 0.10000001) are a ConfigError:
+    one would silently replace the other."""
+    out: dict[str, Scenario] = {}
     for family, spec in doc["scenarios"].items():
         for sc in expand_scenarios(family, spec, profile):
-            scenarios[sc.name] = sc
-    study = Study(Path(path).stem, Path(path), doc, profile, scenarios)
-    study.all_scenarios = {
-        sc.name for family, spec in doc["scenarios"].items() for prof in PROFILES
-        for sc in expand_scenarios(family, spec, prof)
-    }
+            other = out.get(sc.name)
+            if other is not None:
+                key = f"scenarios.{family}" + (".sweep" if other.family == family else "")
+                raise ConfigError(
+                    f"{path}: key {key}: {_origin(other)} and {_origin(sc)} both give scenario "
+                    f"name {sc.name!r} (profile {profile}); allowed: sweep values whose names "
+                    f"differ (a number is named with %g: 6 significant digits)")
+            out[sc.name] = sc
+    return out
+
+
+def load_study(path: Path, profile: str) -> Study:
+    """The study file at ``path`` expanded for ``profile`` (parsed, not checked but for
+    scenario names given twice, in any profile)."""
+    doc = read_yaml(path)
+    expanded = {prof: expand_study(path, doc, prof) for prof in PROFILES}
+    study = Study(Path(path).stem, Path(path), doc, profile, expanded[profile])
+    for prof in sorted(PROFILES, key=lambda p: p != profile):
+        for name, sc in expanded[prof].items():
+            study.all_scenarios.setdefault(name, sc)
     return study

@@ -46,6 +46,9 @@ class Param:
     choices: tuple[Any, ...] | None = None
     minimum: float | None = None
     maximum: float | None = None
+    #: exclusive bounds (e.g. a correlation of unit-variance features lies in (-1, 1))
+    above: float | None = None
+    below: float | None = None
     #: a list's items
     item: Param | None = None
     #: the values of a mapping with free keys (e.g. groups: name -> features)
@@ -86,8 +89,9 @@ class Param:
                    "text": "a string", "any": "any value"}[self.kind]
             if self.features:
                 out = "a feature name"
-            bounds = [f">= {self.minimum:g}"] if self.minimum is not None else []
-            bounds += [f"<= {self.maximum:g}"] if self.maximum is not None else []
+            marks = ((">=", self.minimum), (">", self.above), ("<=", self.maximum),
+                     ("<", self.below))
+            bounds = [f"{sign} {bound:g}" for sign, bound in marks if bound is not None]
             out += (" " + " and ".join(bounds)) if bounds else ""
         return out + (" or null" if self.nullable else "")
 
@@ -98,9 +102,11 @@ def integer(default: Any = REQUIRED, *, minimum: float | None = None,
 
 
 def number(default: Any = REQUIRED, *, minimum: float | None = None,
-           maximum: float | None = None, nullable: bool = False) -> Param:
-    """A real number (integers are accepted)."""
-    return Param("number", default, minimum=minimum, maximum=maximum, nullable=nullable)
+           maximum: float | None = None, above: float | None = None,
+           below: float | None = None, nullable: bool = False) -> Param:
+    """A real number (integers are accepted); ``above`` and ``below`` are exclusive bounds."""
+    return Param("number", default, minimum=minimum, maximum=maximum, above=above,
+                 below=below, nullable=nullable)
 
 
 def flag(default: Any = REQUIRED) -> Param:
@@ -157,8 +163,8 @@ def feature_names(default: Any = None) -> Param:
 def _type_ok(param: Param, value: Any) -> bool:
     if param.kind == "integer":
         return isinstance(value, int) and not isinstance(value, bool)
-    if param.kind == "number":
-        return isinstance(value, int | float) and not isinstance(value, bool)
+    if param.kind == "number":  # NaN passes no bound: it is no number here
+        return isinstance(value, int | float) and not isinstance(value, bool) and value == value
     if param.kind == "flag":
         return isinstance(value, bool)
     if param.kind == "text":
@@ -192,7 +198,9 @@ def check(param: Param, value: Any, key: str, siblings: Mapping[str, Any] | None
     if not _type_ok(param, value) or (param.choices is not None and value not in param.choices):
         raise ParamError(key, f"{value!r} is not allowed; allowed: {param.describe()}")
     if param.minimum is not None and value < param.minimum or (
-            param.maximum is not None and value > param.maximum):
+            param.maximum is not None and value > param.maximum) or (
+            param.above is not None and not value > param.above) or (
+            param.below is not None and not value < param.below):
         raise ParamError(key, f"{value!r} is out of range; allowed: {param.describe()}")
     if param.kind == "list":
         if param.length is not None and len(value) != param.length:

@@ -2,25 +2,30 @@
 
 ``workflow/rules/*.smk`` build their rules from these functions over checked studies. A
 fingerprint is a rule parameter (Snakemake reruns a job when it changes) holding exactly what
-changes the job's values: a data job's DGP, parameters, sizes, repetitions and seed, never a
-scenario's description. A figure's inputs are the estimates of the methods its study-file
-entry names, the truths and tables its function declares, and its code; the scorecard's, the
-summaries, the truths and the estimates of the methods the claims name.
+changes the job's values: the values it is given (a data job's DGP, parameters, sizes,
+repetitions and seed, never a scenario's description) and the code it executes
+(:func:`imlbench.codehash.code_hash` of the modules of its DGP, learners, methods, samplers,
+truths, summaries, claim kinds or figure function, and of what they import). A figure's inputs
+are the estimates of the methods its study-file entry names and the truths and tables its
+function declares; the scorecard's, the summaries, the truths and the estimates of the methods
+the claims name.
 """
 
 from __future__ import annotations
 
-import ast
-import importlib.util
-from pathlib import Path
+import os
 
+from imlbench.codehash import code_hash
 from imlbench.config import Scenario, Study
+from imlbench.dgp.base import DGPS
 from imlbench.explain.api import METHODS
+from imlbench.explain.samplers import SAMPLERS
 from imlbench.figures import FIGURES
-from imlbench.metrics.claims import CLAIMS
-from imlbench.params import named_values
+from imlbench.learners import LEARNERS
+from imlbench.metrics.claims import CLAIMS, methods_named
+from imlbench.params import with_defaults
 from imlbench.seeds import config_hash
-from imlbench.truth import estimands
+from imlbench.truth import TRUTHS, estimands
 
 #: the kinds of files a figure job reads
 FIGURE_INPUTS = ("estimates", "truth", "ranks", "summary", "data")
@@ -42,6 +47,12 @@ def metrics_paths(study: str) -> dict[str, str]:
     """The summaries of a study."""
     return {name: f"results/{study}/metrics/{name}.parquet"
             for name in ("ranks", "mean_ranks", "summary")}
+
+
+def outside_results(paths: list[str]) -> list[str]:
+    """The paths that do not stay inside ``results/`` once normalised (``..``, absolute)."""
+    return [p for p in paths
+            if os.path.isabs(p) or not os.path.normpath(p).startswith("results" + os.sep)]
 
 
 def truth_paths(study: Study, sc: Scenario) -> dict[str, str]:
@@ -77,15 +88,8 @@ def summarised_estimates(study: Study) -> list[str]:
 
 
 def claimed_methods(study: Study) -> set[str]:
-    """The study's methods its claims name: in ``where.method`` or in a parameter that names
-    methods (e.g. the theory a claim compares with)."""
-    named = set()
-    for claim in study.claims:
-        method = claim["where"]["method"]
-        named |= {method} if isinstance(method, str) else set(method)
-        for key, param in CLAIMS.get(claim["kind"]).params.items():
-            named |= set(named_values(param, claim.get(key), "refers", "methods"))
-    return named
+    """The study's methods its claims name (:func:`imlbench.metrics.claims.methods_named`)."""
+    return {m for claim in study.claims for m in methods_named(claim)}
 
 
 def claim_estimates(study: Study) -> list[str]:
@@ -131,50 +135,33 @@ def figure_inputs(study: Study, fig: str) -> dict[str, list[str]]:
     return {kind: files[kind] for kind in FIGURE_INPUTS}
 
 
-def _module_file(module: str) -> Path | None:
-    """The source file of ``module``, or None when the name is not a module (a function)."""
-    try:
-        spec = importlib.util.find_spec(module)
-    except (ModuleNotFoundError, ValueError):
-        return None
-    return Path(spec.origin) if spec is not None and spec.origin else None
-
-
-def figure_code(study: Study, fig: str) -> list[str]:
-    """The source files of figure ``fig``'s function: its module and every module of its
-    study's package or of :mod:`imlbench.figures` that it imports, directly or not."""
-    scope = (f"imlbench.studies.{study.name}", "imlbench.figures")
-    todo = [FIGURES.get(study.figures[fig]["function"]).draw.__module__]
-    seen: dict[str, Path] = {}
-    while todo:
-        module = todo.pop()
-        path = _module_file(module)
-        if module in seen or path is None:
-            continue
-        seen[module] = path
-        for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.Import):
-                names = [a.name for a in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.module:
-                # ``from package import module`` reads the module, not the package's other ones
-                names = [f"{node.module}.{a.name}" if _module_file(f"{node.module}.{a.name}")
-                         else node.module for a in node.names]
-            else:
-                continue
-            todo += [n for n in names if n.startswith(scope) and _module_file(n) is not None]
-    return sorted(str(p) for p in seen.values())
-
-
 # --- fingerprints: what changes a job's values ----------------------------------------------
+
+
+def _methods_code(study: Study, methods: list[str]) -> list[str]:
+    """The modules of methods and of the samplers their parameters name."""
+    out = []
+    for m in methods:
+        spec = _spec(study, m)
+        out.append(spec.run.__module__)
+        sampler = with_defaults(spec.params, study.method_params(m)).get("sampler")
+        if isinstance(sampler, str) and sampler in SAMPLERS:
+            out.append(SAMPLERS.get(sampler).build.__module__)
+    return out
+
+
+def _learners_code(study: Study, learners: list[str]) -> list[str]:
+    return [LEARNERS.get(study.learners[lrn]["learner"]).build.__module__ for lrn in learners]
 
 
 def data_fingerprint(sc: Scenario, chunk: str, base_seed: int) -> str:
     return config_hash([base_seed, sc.dgp, sc.params, sc.n, sc.n_test, sc.test_fraction,
-                        list(sc.chunk_reps(chunk))])
+                        list(sc.chunk_reps(chunk)), code_hash([DGPS.get(sc.dgp).__module__])])
 
 
 def truth_fingerprint(sc: Scenario, base_seed: int) -> str:
-    return config_hash([base_seed, sc.dgp, sc.params])
+    code = [DGPS.get(sc.dgp).__module__, TRUTHS.get(sc.dgp).compute.__module__]
+    return config_hash([base_seed, sc.dgp, sc.params, code_hash(code)])
 
 
 def _learners(study: Study, sc: Scenario) -> dict:
@@ -183,14 +170,37 @@ def _learners(study: Study, sc: Scenario) -> dict:
 
 
 def fit_fingerprint(study: Study, sc: Scenario, base_seed: int) -> str:
-    return config_hash([base_seed, _learners(study, sc)])
+    return config_hash([base_seed, _learners(study, sc),
+                        code_hash(_learners_code(study, list(sc.learners)))])
 
 
 def explain_fingerprint(study: Study, sc: Scenario, base_seed: int) -> str:
     pairs = explain_pairs(study, sc)
     methods = {m: [study.methods[m]["method"], study.method_params(m)] for _, m in pairs}
-    return config_hash([base_seed, _learners(study, sc), pairs, methods])
+    code = [DGPS.get(sc.dgp).__module__, *_learners_code(study, list(sc.learners)),
+            *_methods_code(study, sorted(methods))]
+    return config_hash([base_seed, _learners(study, sc), pairs, methods, code_hash(code)])
+
+
+def summaries_fingerprint(study: Study) -> str:
+    """The code of the summaries job: the ranks and the summarising functions."""
+    summarised = [_spec(study, m).summarise for m in study.methods]
+    return code_hash(["imlbench.metrics.ranks",
+                      *(f.__module__ for f in summarised if f is not None)])
 
 
 def claims_fingerprint(study: Study) -> str:
-    return config_hash(study.claims)
+    kinds = sorted({claim["kind"] for claim in study.claims})
+    return config_hash([study.claims,
+                        code_hash([CLAIMS.get(k).evaluate.__module__ for k in kinds])])
+
+
+def figure_fingerprint(study: Study, fig: str) -> str:
+    """The figure's entry and the code of its function."""
+    spec = study.figures[fig]
+    return config_hash([spec, code_hash([FIGURES.get(spec["function"]).draw.__module__])])
+
+
+def scorecard_fingerprint() -> str:
+    """The code that renders SCORECARD.md and scorecard.html from the studies' scorecards."""
+    return code_hash(["imlbench.compare"])

@@ -1,17 +1,22 @@
 """Check a configuration before any job runs: once per workflow run, and by ``imlbench check``.
 
 First ``config/config.yaml`` and each study file against the JSON schemas in
-``workflow/schemas/``; then every name and value of a study file against the registries and
-their declarations: DGPs and their parameters, learners and their hyperparameters, methods and
-their typed parameters (for every profile), what each method needs from its learner and
-scenario (test rows, a known conditional law, out-of-bag rows, ...), figures and the method
-roles they read, claims and their typed parameters. Every error names the file, the key and
-the allowed values, in one line.
+``workflow/schemas/``, which also hold the strict ASCII patterns of every name that ends up in
+a file path, a rule name or a command (study names and file names, scenario families and the
+names their sweeps give, learner, method and figure keys, claim ids); then every name and value
+of a study file against the registries and their declarations: DGPs and their parameters (in
+every profile), learners and their hyperparameters, methods and their typed parameters (for
+every profile), what each method needs from its learner and scenario (test rows, a known
+conditional law, out-of-bag rows, ...), figures (the method roles they read, and scenarios with
+repetitions to draw), claims and their typed parameters. Every error names the file, the key
+and the allowed values, in one line.
 """
 
 from __future__ import annotations
 
+import functools
 import inspect
+import re
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +26,7 @@ from imlbench.config import (
     ConfigError,
     Scenario,
     Study,
+    key_path,
     load_study,
     read_yaml,
     resolve_profile,
@@ -35,35 +41,175 @@ from imlbench.params import Param, ParamError, check_all, named_values, with_def
 from imlbench.truth import estimands
 
 
-def _schema_check(doc: Any, schema_path: Path, path: Path) -> None:
+def _pattern(validator: Any, pattern: str, instance: Any, schema: dict) -> Any:
+    """``pattern`` as JSON Schema means it (ECMA-262): ``$`` ends the string, where Python's
+    ``$`` also matches before a final newline (``"rf\\n"`` would pass ``^[a-z]+$``)."""
     import jsonschema
 
-    schema = read_yaml(schema_path)
-    validator = jsonschema.Draft202012Validator(schema)
-    errors = sorted(validator.iter_errors(doc), key=lambda e: list(e.absolute_path))
+    whole = pattern.startswith("^") and pattern.endswith("$")
+    if isinstance(instance, str) and not (re.fullmatch(pattern, instance) if whole
+                                          else re.search(pattern, instance)):
+        yield jsonschema.ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+@functools.cache
+def _validator_class() -> Any:
+    import jsonschema
+
+    return jsonschema.validators.extend(jsonschema.Draft202012Validator, {"pattern": _pattern})
+
+
+def _resolve(schema: Any, root: dict) -> Any:
+    """``schema`` with a local ``$ref`` (``#/$defs/name``) followed."""
+    while isinstance(schema, dict) and "$ref" in schema:
+        target: Any = root
+        for part in schema["$ref"].removeprefix("#/").split("/"):
+            target = target[part]
+        schema = target
+    return schema
+
+
+def _bounds(schema: dict) -> str:
+    marks = (("minimum", ">="), ("exclusiveMinimum", ">"), ("maximum", "<="),
+             ("exclusiveMaximum", "<"))
+    out = [f"{sign} {schema[k]:g}" for k, sign in marks if k in schema]
+    return (" " + " and ".join(out)) if out else ""
+
+
+def _describe(schema: Any, root: dict) -> str:
+    """The values ``schema`` allows, in words (a name pattern in those of its description)."""
+    schema = _resolve(schema, root)
+    if not isinstance(schema, dict):
+        return "any value"
+    for key in ("oneOf", "anyOf"):
+        if key in schema:
+            return ", or ".join(_describe(s, root) for s in schema[key])
+    if "enum" in schema:
+        return ", ".join(map(str, schema["enum"]))
+    if "pattern" in schema:
+        return schema["description"]
+    types = schema.get("type", [])
+    types = [types] if isinstance(types, str) else list(types)
+    words = [_describe_type(t, schema, root) for t in types if t != "null"]
+    out = " or ".join(words) or "any value"
+    return out + (" or null" if "null" in types else "")
+
+
+def _describe_type(kind: str, schema: dict, root: dict) -> str:
+    if kind in ("integer", "number"):
+        return f"{'an integer' if kind == 'integer' else 'a number'}{_bounds(schema)}"
+    if kind == "array":
+        least = schema.get("minItems", 0)
+        out = ("a non-empty list" if least == 1 else f"a list of at least {least} items"
+               if least else "a list")
+        out += " without repeats" if schema.get("uniqueItems") else ""
+        return out + (f" (each {_describe(schema['items'], root)})" if "items" in schema else "")
+    if kind == "object":
+        props, required = schema.get("properties", {}), schema.get("required", [])
+        values = [_describe(v, root) for v in props.values()]
+        if props and set(required) == set(props) and len(set(values)) == 1:
+            return f"a map with keys {', '.join(props)} (each {values[0]})"
+        if props:
+            need = f" ({', '.join(required)} required)" if required else ""
+            return f"a map with keys {', '.join(props)}{need}"
+        if isinstance(schema.get("additionalProperties"), dict):
+            return f"a map (each value {_describe(schema['additionalProperties'], root)})"
+        return "a map"
+    return {"string": "a string", "boolean": "true or false"}.get(kind, f"a {kind}")
+
+
+def _show(value: Any) -> str:
+    """A value as a message quotes it: one line, at most 80 characters."""
+    text = repr(value) if isinstance(value, int | float | bool | type(None)) else ascii(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _branch(err: Any) -> Any:
+    """The error inside the one branch of a failed ``oneOf``/``anyOf`` whose type fits the
+    value (None when no branch or several do): e.g. the missing key of a per-profile map."""
+    branches: dict[int, list] = {}
+    for sub in err.context:
+        branches.setdefault(sub.relative_schema_path[0], []).append(sub)
+    fitting = [subs for subs in branches.values()
+               if not any(e.validator == "type" and not e.relative_path for e in subs)]
+    if len(fitting) != 1:
+        return None
+    return min(fitting[0], key=lambda e: [str(p) for p in e.relative_path])
+
+
+def _explain(err: Any, root: dict) -> tuple[list, str, str]:
+    """(key path, what is wrong, the allowed values) of a schema error."""
+    path, value, schema = list(err.absolute_path), err.instance, err.schema
+    allowed = _describe(schema, root)
+    kind = err.validator
+    if kind in ("oneOf", "anyOf"):
+        inner = _branch(err)
+        if inner is None:
+            return path, f"{_show(value)} is not allowed", allowed
+        inner_path, what, inner_allowed = _explain(inner, root)
+        # at the same key, name every form; deeper, the form of that key
+        return inner_path, what, allowed if inner_path == path else inner_allowed
+    if "propertyNames" in err.schema_path:
+        return path, f"name {_show(value)} is not allowed", allowed
+    if kind == "additionalProperties":
+        names = sorted(map(str, schema.get("properties", {})))
+        extra = [k for k in value if k not in schema.get("properties", {})]
+        return path, f"unknown key(s) {', '.join(map(_show, extra))}", ", ".join(names)
+    if kind == "required":
+        missing = [k for k in err.validator_value if k not in value]
+        return path, f"missing key(s) {', '.join(missing)}", allowed
+    if kind == "not" and set(err.validator_value) == {"required"}:
+        keys = err.validator_value["required"]
+        return path, f"{' and '.join(keys)} are given together", f"at most one of {', '.join(keys)}"
+    if kind in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
+        return path, f"{_show(value)} is out of range", allowed
+    if kind == "minItems":
+        return path, f"{_show(value)} has {len(value)} item(s)", allowed
+    if kind == "minProperties":
+        return path, "no entries", f"{allowed}, with at least one entry"
+    if kind == "uniqueItems":
+        twice = next(v for i, v in enumerate(value) if v in value[:i])
+        return path, f"{_show(twice)} is given more than once", allowed
+    if kind == "maxLength":
+        return path, f"{_show(value)} is longer than {err.validator_value} characters", allowed
+    return path, f"{_show(value)} is not allowed", allowed
+
+
+@functools.cache
+def _schema(schema_path: Path) -> dict:
+    return read_yaml(schema_path)
+
+
+def _schema_check(doc: Any, schema_path: Path, path: Path, ref: str | None = None,
+                  key: str | None = None) -> None:
+    """Raise a one-line ConfigError at the first place where ``doc`` breaks the schema at
+    ``schema_path``, or with ``ref`` its ``$defs`` entry of that name (then ``key`` names the
+    value ``doc`` in its file)."""
+    root = _schema(Path(schema_path))
+    schema = {"$defs": root["$defs"], "$ref": f"#/$defs/{ref}"} if ref else root
+    errors = list(_validator_class()(schema).iter_errors(doc))
     if not errors:
         return
-    err = errors[0]
-    key = ".".join(str(p) for p in err.absolute_path) or "(top level)"
-    if err.validator == "additionalProperties":
-        allowed = sorted(err.schema.get("properties", {}))
-        extra = sorted(set(err.instance) - set(allowed))
-        msg = f"unknown key(s) {', '.join(map(repr, extra))}; allowed: {', '.join(allowed)}"
-    elif err.validator == "enum":
-        allowed = ", ".join(map(str, err.validator_value))
-        msg = f"{err.instance!r} is not allowed; allowed: {allowed}"
-    else:
-        msg = err.message
-    raise ConfigError(f"{path}: key {key}: {msg}")
+    err = min(errors, key=lambda e: [str(p) for p in e.absolute_path])
+    at, what, allowed = _explain(err, root)
+    raise ConfigError(f"{path}: key {key or key_path(at)}: {what}; allowed: {allowed}")
+
+
+def _schemas(root: Path) -> Path:
+    return Path(root) / "workflow" / "schemas"
 
 
 def check_config(root: Path, config: dict | None = None) -> tuple[dict, dict[str, Study]]:
-    """Check ``config/config.yaml`` (or the given dict) and every enabled study file; return
-    the configuration and the studies expanded for its profile."""
+    """Check ``config/config.yaml`` (or the given dict: the file with command-line overrides)
+    and every enabled study file; return the configuration and the studies expanded for its
+    profile."""
     root = Path(root)
     cfg_path = root / "config" / "config.yaml"
-    cfg = read_yaml(cfg_path) if config is None else config
-    _schema_check(cfg, root / "workflow" / "schemas" / "config.schema.yaml", cfg_path)
+    # read also when the configuration is given, so that invalid YAML or a key given twice
+    # in the file is reported
+    on_file = read_yaml(cfg_path)
+    cfg = on_file if config is None else config
+    _schema_check(cfg, _schemas(root) / "config.schema.yaml", cfg_path)
     out = {}
     for name in cfg["studies"]:
         path = study_path(root, name)
@@ -77,9 +223,15 @@ def check_config(root: Path, config: dict | None = None) -> tuple[dict, dict[str
 
 def check_study(path: Path, profile: str, root: Path) -> Study:
     """Check one study file (enabled or not) against the schema and the registries."""
-    _schema_check(read_yaml(path), Path(root) / "workflow" / "schemas" / "study.schema.yaml",
-                  path)
+    path = Path(path)
+    # the file's name is the study's: in paths, rule names and the package imported for it
+    _schema_check(path.stem, _schemas(root) / "config.schema.yaml", path, "study_name",
+                  "(the file name)")
+    _schema_check(read_yaml(path), _schemas(root) / "study.schema.yaml", path)
     study = load_study(path, profile)
+    for name, sc in study.all_scenarios.items():
+        _schema_check(name, _schemas(root) / "study.schema.yaml", path, "scenario_name",
+                      f"scenarios.{sc.family}.sweep")
     study_packages.load([study.name], figures=True)
     _Checker(study).run()
     return study
@@ -141,6 +293,9 @@ class _Checker:
         self.methods()
         for sc in self.study.scenarios.values():
             self.scenario(sc)
+        for name, sc in self.study.all_scenarios.items():  # the other profiles' DGP values
+            if name not in self.study.scenarios:
+                self.dgp(sc, read=False)
         self.figures()
         self.claims()
 
@@ -177,7 +332,9 @@ class _Checker:
 
     # --- scenarios ------------------------------------------------------------------------
 
-    def dgp(self, sc: Scenario) -> DGP:
+    def dgp(self, sc: Scenario, *, read: bool = True) -> DGP:
+        """The scenario's DGP, built from its parameters (and with ``read`` its data table
+        read): its constructor rejects invalid values."""
         key = f"scenarios.{sc.family}"
         self.registered(DGPS, sc.dgp, f"{key}.dgp")
         names = _dgp_parameters(DGPS.get(sc.dgp))
@@ -190,11 +347,18 @@ class _Checker:
                         else f"parameter(s) {', '.join(missing)} must be given")
                 self.fail(f"{key}.params", f"{what} of DGP {sc.dgp!r}; allowed: "
                           f"{', '.join(allowed) or 'none'}")
+        where = "" if sc.name in self.study.scenarios else " (another profile)"
         try:
             dgp = make_dgp(sc.dgp, sc.params)
-            dgp.feature_names  # noqa: B018  (a real table is read here: a missing file fails)
+            if read:
+                dgp.feature_names  # noqa: B018  (a real table is read here: a missing file fails)
+        except ParamError as err:  # a declared check of the constructor: the key is known
+            part = "sweep" if err.key in sc.swept else "params"
+            self.fail(f"{key}.{part}.{err.key}", f"DGP {sc.dgp!r} of scenario {sc.name}"
+                      f"{where}: {err.message}")
         except (TypeError, ValueError, OSError) as exc:  # OSError: a data file not found
-            self.fail(f"{key}.params", f"invalid parameters for DGP {sc.dgp!r}: {exc}")
+            self.fail(f"{key}.params", f"invalid parameters for DGP {sc.dgp!r} of scenario "
+                      f"{sc.name}{where}: {exc}")
         return dgp
 
     def scenario(self, sc: Scenario) -> None:
@@ -203,8 +367,10 @@ class _Checker:
         names = dgp.feature_names
         abilities = dgp_abilities(dgp) | ({"test_rows"} if sc.n_test or sc.test_fraction
                                           else set())
-        if sc.n is not None and sc.n < 10:
-            self.fail(f"{key}.n", f"at least 10 training rows are needed, got {sc.n}")
+        if sc.n is not None and not (isinstance(sc.n, int) and sc.n >= 10):
+            self.fail(f"{key}.{'sweep.n' if 'n' in sc.swept else 'n'}",
+                      f"{sc.n!r} rows in scenario {sc.name}; allowed: an integer >= 10 (the "
+                      f"least number of training rows), or null for a whole real data set")
         for learner in sc.learners:
             if learner not in study.learners:
                 self.fail(f"{key}.learners", f"unknown learner {learner!r}; allowed: "
@@ -282,15 +448,24 @@ class _Checker:
                           f"match those of {spec['function']}; allowed: "
                           f"{', '.join(declared.methods) or 'none'}")
             scenarios = study.scenarios_of(spec["scenarios"])
-            run = {m for sc in scenarios for m in sc.methods}
+            # estimates, data, ranks and summaries come from repetitions: the figure job reads
+            # those of the scenarios that run some in this profile
+            drawn = [sc for sc in scenarios if sc.chunks]
+            if (declared.methods or declared.tables) and scenarios and not drawn:
+                self.fail(f"{key}.scenarios", f"scenario(s) {', '.join(s.name for s in scenarios)}"
+                          f" run no repetitions in profile {study.profile}, so {fig} would have "
+                          f"nothing to draw; allowed: reps >= 1 in profile {study.profile} for "
+                          f"at least one of them")
+            run = {m for sc in drawn for m in sc.methods}
             for role, methods in given.items():
                 for m in _listed(methods):
                     if m not in study.methods:
                         self.fail(f"{key}.methods.{role}", f"unknown method {m!r}; allowed: "
                                   f"{', '.join(study.methods)}")
-                    if scenarios and m not in run:
+                    if drawn and m not in run:
                         self.fail(f"{key}.methods.{role}", f"method {m!r} runs in none of the "
-                                  f"figure's scenarios; allowed: {', '.join(sorted(run))}")
+                                  f"figure's scenarios with repetitions in profile "
+                                  f"{study.profile}; allowed: {', '.join(sorted(run))}")
             for estimand in declared.truths:
                 if scenarios and not any(estimand in estimands(sc.dgp) for sc in scenarios):
                     self.fail(f"{key}.scenarios", f"{spec['function']} reads the {estimand} "
@@ -299,8 +474,13 @@ class _Checker:
 
     def claims(self) -> None:
         study = self.study
+        first: dict[str, int] = {}
         for i, claim in enumerate(study.claims):
             key = f"claims[{i}]"
+            j = first.setdefault(claim["id"], i)
+            if j != i:
+                self.fail(f"{key}.id", f"id {claim['id']!r} is also that of claims[{j}]; "
+                          f"allowed: an id not given before")
             self.registered(CLAIMS, claim["kind"], f"{key}.kind")
             declared = CLAIMS.get(claim["kind"]).params
             self.params(declared, claim_params(claim), key, f"claim kind {claim['kind']!r}",

@@ -1,18 +1,29 @@
 # Checks config/config.yaml and every enabled study file once, before any job runs (the jobs
 # read their study without checking it again, and so does the Snakemake process a cluster
 # executor starts per job), and computes each rule's files from the studies (imlbench.targets).
-import json
+# Every name in a path or a command has passed the check's strict name patterns, and every
+# value that reaches a shell command is quoted (`:q`).
+import re
+import shlex
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(workflow.basedir) / "src"))
-
-from imlbench import studies, targets  # noqa: E402
-from imlbench.config import ConfigError, load_study, study_path  # noqa: E402
-from imlbench.validate import check_config  # noqa: E402
+from imlbench import runinfo, runlock, studies, targets
+from imlbench.config import ConfigError, load_study, study_path
+from imlbench.validate import check_config
 
 if workflow.is_main_process:
+    # An interrupted run resumes with the same command (imlbench.runlock): what a dead run
+    # left (locks, temporary files, outputs of the jobs it had started) is cleared, so those
+    # jobs run again.
+    RUN_LOCK = runlock.hold(Path.cwd())
+    if RUN_LOCK is not None:
+        runlock.clear_stale(Path.cwd())
     try:
+        # `snakemake --report` reports on the last completed run: its profile and studies
+        # (results/run.json) unless --config sets them
+        config.update(runinfo.workflow_config(config, workflow.config_settings.config,
+                                              Path.cwd(), sys.argv))
         CFG, STUDIES = check_config(Path.cwd(), dict(config))
     except ConfigError as exc:
         raise WorkflowError(f"configuration error: {exc}") from None
@@ -25,20 +36,21 @@ PROFILE = CFG["profile"]
 SEED = CFG["base_seed"]
 MAX_ROWS = CFG.get("max_rows_per_predict", 1_000_000)
 # the interpreter running Snakemake, so jobs see the same environment whatever PATH is
-PY = f"{sys.executable} -m imlbench"
-CLI = f"{PY} --root . --profile {PROFILE} --base-seed {SEED} --max-rows {MAX_ROWS}"
+PY = shlex.join([sys.executable, "-m", "imlbench"])
+CLI = shlex.join([sys.executable, "-m", "imlbench", "--root", ".", "--profile", PROFILE,
+                  "--base-seed", str(SEED), "--max-rows", str(MAX_ROWS)])
 # the software of every job: the environment equivalent to pyproject.toml and uv.lock
 ENV = "../../environment.yml"
 
 
 def safe(name):
     """A rule-name-safe version of a scenario name."""
-    return name.replace(".", "p").replace("-", "_")
+    return re.sub(r"[^A-Za-z0-9_]", "_", name.replace(".", "p"))
 
 
 def pairs(mapping):
-    """``name=path`` command-line arguments of a named input or output."""
-    return " ".join(f"{k}={v}" for k, v in mapping.items())
+    """``name=path`` command-line arguments of a named input or output (quote with `:q`)."""
+    return [f"{k}={v}" for k, v in mapping.items()]
 
 
 ALL_TARGETS = [
@@ -52,3 +64,12 @@ ALL_TARGETS = [
     "results/SCORECARD.md",
     "results/scorecard.html",
 ]
+_outside = targets.outside_results([
+    *ALL_TARGETS,
+    *(targets.data_path(s.name, sc.name, c) for s in STUDIES.values()
+      for sc in s.scenarios.values() for c in sc.chunks),
+    *(targets.model_path(s.name, sc.name, lrn, "c0") for s in STUDIES.values()
+      for sc in s.scenarios.values() for lrn in sc.learners),
+])
+if _outside:
+    raise WorkflowError(f"output paths outside results/: {', '.join(_outside[:5])}")

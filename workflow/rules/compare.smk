@@ -9,14 +9,17 @@ rule summaries:
         summary="results/{study}/metrics/summary.parquet",
     params:
         cli=CLI,
+        fp=lambda w: targets.summaries_fingerprint(STUDIES[w.study]),
         outs=lambda w, output: pairs(output),
+    message:
+        "summaries {wildcards.study}"
     log:
         "results/{study}/logs/summaries.log",
     conda:
         ENV
     shell:
-        "{params.cli} summaries --study {wildcards.study} --estimates {input.estimates} "
-        "--out {params.outs} 2> {log}"
+        "{params.cli} summaries --study {wildcards.study:q} --estimates {input.estimates:q} "
+        "--out {params.outs:q} 2> {log:q}"
 
 
 rule claims:
@@ -31,18 +34,21 @@ rule claims:
     params:
         cli=CLI,
         fp=lambda w: targets.claims_fingerprint(STUDIES[w.study]),
+    message:
+        "claims {wildcards.study}"
     log:
         "results/{study}/logs/claims.log",
     conda:
         ENV
     shell:
-        "{params.cli} claims --study {wildcards.study} --estimates {input.estimates} "
-        "--truths {input.truths} --tables {input.ranks} {input.summary} --out {output} "
-        "2> {log}"
+        "{params.cli} claims --study {wildcards.study:q} --estimates {input.estimates:q} "
+        "--truths {input.truths:q} --tables {input.ranks:q} {input.summary:q} "
+        "--out {output:q} 2> {log:q}"
 
 
 rule scorecard:
-    """SCORECARD.md over all studies: claim, published, reproduced, verdict."""
+    """SCORECARD.md over all studies: claim, published, reproduced, verdict, reason; and the
+    record of the run (profile, studies, time) that `snakemake --report` reports on."""
     input:
         expand("results/{study}/scorecard.parquet", study=list(STUDIES)),
     output:
@@ -50,11 +56,17 @@ rule scorecard:
         html=report(
             "results/scorecard.html", category="Scorecard", caption="../report/scorecard.rst"
         ),
+        run="results/run.json",
     params:
         py=PY,
+        profile=PROFILE,
+        fp=targets.scorecard_fingerprint(),
+    message:
+        "scorecard of {} studies".format(len(STUDIES))
     log:
         "results/logs/scorecard.log",
     conda:
         ENV
     shell:
-        "{params.py} scorecard --cards {input} --out {output.md} {output.html} 2> {log}"
+        "{params.py} --profile {params.profile:q} scorecard --cards {input:q} "
+        "--out {output.md:q} {output.html:q} --run {output.run:q} 2> {log:q}"

@@ -7,10 +7,12 @@ rule data:
         fp=lambda w: targets.data_fingerprint(
             STUDIES[w.study].scenarios[w.scenario], w.chunk, SEED
         ),
+    message:
+        "data {wildcards.study}/{wildcards.scenario} {wildcards.chunk}"
     log:
         "results/{study}/logs/data/{scenario}/{chunk}.log",
     conda:
         ENV
     shell:
-        "{params.cli} data --study {wildcards.study} --scenario {wildcards.scenario} "
-        "--chunk {wildcards.chunk} --out {output} 2> {log}"
+        "{params.cli} data --study {wildcards.study:q} --scenario {wildcards.scenario:q} "
+        "--chunk {wildcards.chunk:q} --out {output:q} 2> {log:q}"

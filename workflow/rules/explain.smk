@@ -25,11 +25,12 @@ for _study in STUDIES.values():
                 fp=targets.explain_fingerprint(_study, _sc, SEED),
                 study=_study.name,
                 scenario=_sc.name,
-                models=lambda w, input: " ".join(
-                    f"{Path(p).parent.name}={p}" for p in input.models
-                ),
+                models=lambda w, input: [f"{Path(p).parent.name}={p}" for p in input.models],
                 outs=lambda w, output: pairs(output),
             threads: 1
+            message:
+                f"explain {_study.name}/{_sc.name} {{wildcards.chunk}}: "
+                f"{len(targets.explain_pairs(_study, _sc))} (learner, method) pairs"
             log:
                 f"results/{_study.name}/logs/explain/{_sc.name}/{{chunk}}.log",
             benchmark:
@@ -37,6 +38,7 @@ for _study in STUDIES.values():
             conda:
                 ENV
             shell:
-                "{params.cli} --threads {threads} explain --study {params.study} "
-                "--scenario {params.scenario} --chunk {wildcards.chunk} --data {input.data} "
-                "--models {params.models} --out {params.outs} 2> {log}"
+                "{params.cli} --threads {threads} explain --study {params.study:q} "
+                "--scenario {params.scenario:q} --chunk {wildcards.chunk:q} "
+                "--data {input.data:q} --models {params.models:q} --out {params.outs:q} "
+                "2> {log:q}"

@@ -1,6 +1,6 @@
 # One rule per figure: it reads only Parquet, exactly the files its study-file entry and its
-# function name (imlbench.targets.figure_inputs), and its code, so restyling a figure (its
-# `style:` entry or its module) reruns only that figure.
+# function name (imlbench.targets.figure_inputs); its fingerprint holds its entry and its code,
+# so restyling a figure (its `style:` entry or its module) reruns only that figure.
 for _study in STUDIES.values():
     for _fig, _spec in _study.figures.items():
         _inputs = targets.figure_inputs(_study, _fig)
@@ -9,7 +9,6 @@ for _study in STUDIES.values():
             name:
                 f"figure__{_study.name}__{_fig}"
             input:
-                code=targets.figure_code(_study, _fig),
                 **_inputs,
             output:
                 png=report(
@@ -20,18 +19,21 @@ for _study in STUDIES.values():
                 pdf=f"results/{_study.name}/figures/{_fig}.pdf",
             params:
                 cli=CLI,
-                spec=json.dumps(_spec, sort_keys=True),
+                fp=targets.figure_fingerprint(_study, _fig),
                 study=_study.name,
                 fig=_fig,
                 caption=_spec["caption"],
                 title=_spec["title"],
-                inputs=lambda w, input: " ".join(
+                inputs=lambda w, input: [
                     f"{kind}={p}" for kind in targets.FIGURE_INPUTS for p in input[kind]
-                ),
+                ],
+            message:
+                f"figure {_study.name}/{_fig}"
             log:
                 f"results/{_study.name}/logs/figures/{_fig}.log",
             conda:
                 ENV
             shell:
-                "{params.cli} figure --study {params.study} --figure {params.fig} "
-                "--inputs {params.inputs} --out png={output.png} pdf={output.pdf} 2> {log}"
+                "{params.cli} figure --study {params.study:q} --figure {params.fig:q} "
+                "--inputs {params.inputs:q} --out png={output.png:q} pdf={output.pdf:q} "
+                "2> {log:q}"

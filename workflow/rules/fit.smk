@@ -23,6 +23,8 @@ for _study in STUDIES.values():
                 scenario=_sc.name,
                 outs=lambda w, output: pairs(output),
             threads: 1
+            message:
+                f"fit {_study.name}/{_sc.name} {{wildcards.chunk}}: {', '.join(_sc.learners)}"
             log:
                 f"results/{_study.name}/logs/fit/{_sc.name}/{{chunk}}.log",
             benchmark:
@@ -30,6 +32,6 @@ for _study in STUDIES.values():
             conda:
                 ENV
             shell:
-                "{params.cli} --threads {threads} fit --study {params.study} "
-                "--scenario {params.scenario} --chunk {wildcards.chunk} --data {input} "
-                "--out {params.outs} 2> {log}"
+                "{params.cli} --threads {threads} fit --study {params.study:q} "
+                "--scenario {params.scenario:q} --chunk {wildcards.chunk:q} --data {input:q} "
+                "--out {params.outs:q} 2> {log:q}"

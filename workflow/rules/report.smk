@@ -1,3 +1,4 @@
-# `snakemake --report results/report.html` collects every figure (grouped by study)
-# and the scorecard; captions come from workflow/report/.
+# `snakemake --report results/report.html` collects every figure (grouped by study) and the
+# scorecard of the last completed run: its profile and studies come from results/run.json
+# unless --config sets them (imlbench.runinfo, in common.smk). Captions: workflow/report/.
 report: "../report/workflow.rst"

@@ -15,10 +15,12 @@ for _study in STUDIES.values():
                 study=_study.name,
                 scenario=_sc.name,
                 outs=lambda w, output: pairs(output),
+            message:
+                f"truth {_study.name}/{_sc.name}"
             log:
                 f"results/{_study.name}/logs/truth/{_sc.name}.log",
             conda:
                 ENV
             shell:
-                "{params.cli} truth --study {params.study} --scenario {params.scenario} "
-                "--out {params.outs} 2> {log}"
+                "{params.cli} truth --study {params.study:q} --scenario {params.scenario:q} "
+                "--out {params.outs:q} 2> {log:q}"

@@ -20,7 +20,7 @@ import hashlib
 import os
 import urllib.request
 import zipfile
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from importlib.resources import files
 from io import BytesIO
 from pathlib import Path
@@ -29,6 +29,7 @@ from typing import IO
 import numpy as np
 import pandas as pd
 
+from imlbench.data.tables import CATEGORY, DATE, INTEGER, Column, read_table
 from imlbench.io import atomic_path
 
 UCI_ZIP_URL = "https://archive.ics.uci.edu/static/public/275/bike+sharing+dataset.zip"
@@ -50,41 +51,46 @@ UCI_COLUMNS = [
 ]
 _ISLP_COLUMNS = [*ISLP_FEATURES, "casual", "registered", "bikers"]
 
-#: ISLP month labels ("Jan", "Sept", "March", ...) by their first three letters.
-_MONTHS = {
-    name: k + 1
-    for k, name in enumerate(
-        ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
-    )
-}
-#: ISLP weather labels to the UCI codes (1 clear ... 4 heavy rain/snow).
+#: the integer codes of the UCI files (ISLP's too, but for its labelled month and weather)
+#: and their ranges
+_CODES = {"season": (1, 4), "yr": (0, 1), "mnth": (1, 12), "hr": (0, 23), "holiday": (0, 1),
+          "weekday": (0, 6), "workingday": (0, 1), "weathersit": (1, 4)}
+#: the columns whose log is the target: a count of at least one rental
+_LOG_COUNTS = ("cnt", "bikers")
+#: ISLP month labels to month numbers
+_MONTHS = {name: k + 1 for k, name in enumerate(
+    ["Jan", "Feb", "March", "April", "May", "June", "July", "Aug", "Sept", "Oct", "Nov", "Dec"])}
+#: ISLP weather labels to the UCI codes (1 clear ... 4 heavy rain/snow)
 _WEATHER = {"clear": 1, "cloudy/misty": 2, "light rain/snow": 3, "heavy rain/snow": 4}
+_ISLP_LABELS = {"mnth": _MONTHS, "weathersit": _WEATHER}
+_NUMBERS = ("temp", "atemp", "hum", "windspeed")
 
 Opener = Callable[..., IO[bytes]]
 
 
-def _require_columns(df: pd.DataFrame, required: Iterable[str], source: object) -> None:
-    missing = [c for c in required if c not in df.columns]
-    if missing:
-        raise ValueError(f"{source}: missing column(s) {', '.join(missing)}")
+def _columns(names: list[str]) -> list[Column]:
+    """How the columns ``names`` of a UCI file are read: the normalised weather values as
+    numbers, ``dteday`` as a date and the rest as whole numbers (codes within their range,
+    counts, row ids)."""
+    out = []
+    for name in names:
+        if name in _NUMBERS:
+            out.append(Column(name))
+        elif name == "dteday":
+            out.append(Column(name, DATE, date_format="%Y-%m-%d"))
+        elif name in _CODES:
+            out.append(Column(name, INTEGER, low=_CODES[name][0], high=_CODES[name][1]))
+        else:
+            out.append(Column(name, INTEGER, low=1 if name in _LOG_COUNTS else 0))
+    return out
 
 
-def _log_count(counts: pd.Series, source: object) -> np.ndarray:
-    """log of a count column, refusing counts below 1 (the log would be -inf or NaN)."""
-    if (counts < 1).any():
-        raise ValueError(f"{source}: column {counts.name!r} has counts below 1")
-    return np.log(counts.to_numpy(dtype=float))
-
-
-def _encode(
-    labels: pd.Series, codes: dict[str, int], key: Callable[[str], str], source: object
-) -> pd.Series:
-    """Map text labels to integer codes through ``key``; unknown labels raise."""
-    out = labels.astype(str).map(lambda s: codes.get(key(s)))
-    unknown = sorted(set(labels[out.isna()].astype(str)))
-    if unknown:
-        raise ValueError(f"{source}: unknown {labels.name} label(s) {unknown}")
-    return out.astype("int64")
+def _read_islp() -> pd.DataFrame:
+    """ISLP's ``Bikeshare.csv``, read as the UCI files but with the month and weather labels
+    as their codes."""
+    columns = [Column(c.name, CATEGORY, levels=_ISLP_LABELS[c.name])
+               if c.name in _ISLP_LABELS else c for c in _columns(_ISLP_COLUMNS)]
+    return read_table(files("ISLP") / "data" / "Bikeshare.csv", columns)
 
 
 def load_islp() -> pd.DataFrame:
@@ -95,15 +101,9 @@ def load_islp() -> pd.DataFrame:
     stays the day of the year (1..365). ``y = log(bikers)``; every hour of the file has at
     least one rental, so no offset is added. Rows keep the file order.
     """
-    path = files("ISLP") / "data" / "Bikeshare.csv"
-    with path.open("rb") as fh:
-        raw = pd.read_csv(fh)
-    _require_columns(raw, _ISLP_COLUMNS, path)
+    raw = _read_islp()
     df = raw[ISLP_FEATURES].copy()
-    df["mnth"] = _encode(raw["mnth"], _MONTHS, lambda s: s.strip()[:3].lower(), path)
-    df["weathersit"] = _encode(raw["weathersit"], _WEATHER, lambda s: s.strip().lower(), path)
-    df["hr"] = raw["hr"].astype("int64")
-    df["y"] = _log_count(raw["bikers"], path)
+    df["y"] = np.log(raw["bikers"].to_numpy(dtype=float))
     return df
 
 
@@ -112,14 +112,14 @@ def load_uci_hour(path: str | os.PathLike[str]) -> pd.DataFrame:
 
     ``day`` is ``dteday`` as whole days since 2011-01-01 (0 on the first day, unlike the
     1-based day of year of :func:`load_islp`); the other features are the file's columns
-    unchanged. Raises ``ValueError`` naming the file and the columns it lacks.
+    unchanged. Raises :class:`~imlbench.data.tables.DataFileError` naming the file and the
+    columns it lacks, or the column, line and value of the first bad value (a code out of its
+    range, a count below 1, ...).
     """
-    raw = pd.read_csv(path)
-    _require_columns(raw, UCI_COLUMNS, path)
+    raw = read_table(path, _columns(UCI_COLUMNS))
     df = raw[[c for c in UCI_FEATURES if c != "day"]].copy()
-    dates = pd.to_datetime(raw["dteday"], format="%Y-%m-%d")
-    df.insert(1, "day", (dates - pd.Timestamp("2011-01-01")).dt.days.astype("int64"))
-    df["y"] = _log_count(raw["cnt"], path)
+    df.insert(1, "day", (raw["dteday"] - pd.Timestamp("2011-01-01")).dt.days.astype("int64"))
+    df["y"] = np.log(raw["cnt"].to_numpy(dtype=float))
     return df
 
 
@@ -188,10 +188,8 @@ def daily_features(day: pd.DataFrame) -> pd.DataFrame:
 
 def load_uci_day(path: str | os.PathLike[str]) -> pd.DataFrame:
     """The UCI ``day.csv`` (731 days of 2011-2012) as :func:`daily_features`; raises
-    ``ValueError`` naming the file and the columns it lacks."""
-    raw = pd.read_csv(path)
-    _require_columns(raw, UCI_DAY_COLUMNS, path)
-    return daily_features(raw)
+    :class:`~imlbench.data.tables.DataFileError` as :func:`load_uci_hour` does."""
+    return daily_features(read_table(path, _columns(UCI_DAY_COLUMNS)))
 
 
 def daily_from_islp() -> pd.DataFrame:
@@ -201,12 +199,7 @@ def daily_from_islp() -> pd.DataFrame:
     humidity and wind, the most frequent hourly weather code (the worse one on ties) and the
     total count. ``yr`` is 0 throughout (ISLP ships 2011 only).
     """
-    path = files("ISLP") / "data" / "Bikeshare.csv"
-    with path.open("rb") as fh:
-        raw = pd.read_csv(fh)
-    _require_columns(raw, _ISLP_COLUMNS, path)
-    raw["weathersit"] = _encode(raw["weathersit"], _WEATHER, lambda s: s.strip().lower(), path)
-    grouped = raw.groupby("day", sort=True)
+    grouped = _read_islp().groupby("day", sort=True)
     day = grouped[["season", "holiday", "weekday", "workingday"]].first()
     day[["temp", "hum", "windspeed"]] = grouped[["temp", "hum", "windspeed"]].mean()
     day["weathersit"] = grouped["weathersit"].agg(

@@ -10,10 +10,12 @@ data stage and every later stage realize the DGP from the same seed stream.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from imlbench.params import check, items, number
 from imlbench.registry import Registry
 
 
@@ -60,6 +62,13 @@ class DGP:
 
 
 DGPS: Registry[type[DGP]] = Registry("DGP", providers=("imlbench.dgp.effect_examples",))
+
+
+def check_numbers(value: Any, key: str, *, length: int | None = None) -> None:
+    """Raise :class:`~imlbench.params.ParamError` unless ``value``, a vector parameter of a DGP
+    (a list from a study file, or an array from Python code), holds numbers only."""
+    check(items(number(), length=length), value.tolist() if isinstance(value, np.ndarray)
+          else value, key)
 
 
 def make_dgp(name: str, params: dict) -> DGP:

@@ -23,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from imlbench.dgp.base import DGP, DGPS
+from imlbench.params import check, number
 
 
 class _Example(DGP):
@@ -33,6 +34,7 @@ class _Example(DGP):
     categorical: tuple[str, ...] = ()
 
     def __init__(self, noise_sd: float = 0.0) -> None:
+        check(number(minimum=0), noise_sd, "noise_sd")
         self.noise_sd = float(noise_sd)
 
     @property
@@ -53,6 +55,13 @@ class AleBookCh6(_Example):
                  noise_sd: float = 0.0) -> None:
         if function not in self.FUNCTIONS:
             raise ValueError(f"function {function!r} is not one of {', '.join(self.FUNCTIONS)}")
+        # x1 ~ U(a, b) is the sd of x3 unless additive
+        low = None if function == "additive" else 0
+        check(number(minimum=low), a, "a")
+        check(number(above=a), b, "b")
+        check(number(), mu, "mu")
+        for name, value in (("sd", sd), ("sd3", sd3)):
+            check(number(minimum=0), value, name)
         super().__init__(noise_sd)
         self.function, self.a, self.b, self.mu, self.sd, self.sd3 = function, a, b, mu, sd, sd3
 

@@ -8,6 +8,11 @@ with its parameters (type, default and allowed values, :mod:`imlbench.params`) b
 receives it with every missing default filled in. Tolerances are Monte Carlo standard errors
 over the repetitions, multiplied by the claim's ``z``, and are written into the row next to
 the verdict. The claim kinds live in the packages of the studies that use them.
+
+Every row whose verdict is ``no data`` or ``not run in this profile`` says why in its
+``reason``: the kind's own reason (a feature the data lack, a statistic that needs more
+repetitions), or else the one :func:`evaluate` asks its caller for (the scenario the profile
+does not run, or the file that would hold the rows).
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ from typing import Any
 
 import pandas as pd
 
-from imlbench.params import Param, with_defaults
+from imlbench.params import Param, named_values, with_defaults
 from imlbench.registry import Registry
 
 
@@ -82,14 +87,25 @@ def combos(where: dict) -> list[tuple[str, str]]:
     return [(lrn, m) for lrn in as_list(where["learner"]) for m in as_list(where["method"])]
 
 
+def methods_named(claim: Mapping[str, Any]) -> list[str]:
+    """The study's methods a claim names: ``where.method``, then those of its parameters that
+    name methods (e.g. the theory a claim compares with), without repeats."""
+    named = as_list(claim["where"]["method"])
+    for key, param in CLAIMS.get(claim["kind"]).params.items():
+        named += named_values(param, claim.get(key), "refers", "methods")
+    return list(dict.fromkeys(named))
+
+
 def claim_row(claim: dict, learner: str, method: str, reproduced: str, tolerance: str,
-         ok: bool | None) -> dict:
+              ok: bool | None, reason: str = "") -> dict:
+    """A scorecard row; ``ok`` None is ``no data``, and ``reason`` says why (empty: the
+    caller of :func:`evaluate` tells)."""
     verdict = NO_DATA if ok is None else (REPRODUCED if ok else NOT_REPRODUCED)
     return {
         "claim": claim["id"], "figure": claim.get("figure", ""), "text": claim["text"],
         "scenario": claim["where"]["scenario"], "learner": learner, "method": method,
         "published": claim["published"], "reproduced": reproduced, "tolerance": tolerance,
-        "verdict": verdict,
+        "verdict": verdict, "reason": reason,
     }
 
 
@@ -98,18 +114,26 @@ def select_rows(df: pd.DataFrame, scenario: str, learner: str, method: str) -> p
 
 
 NOT_RUN = "not run in this profile"
+#: why a row of a claim has no data, when its kind does not say: ``(claim, row) -> reason``
+Reason = Callable[[dict, dict], str]
 
 
-def evaluate(claims: list[dict], tables: Tables, scenarios: set[str]) -> pd.DataFrame:
+def evaluate(claims: list[dict], tables: Tables, scenarios: set[str], reason: Reason
+             ) -> pd.DataFrame:
     """All claims of a study as scorecard rows; claims on scenarios outside the
-    profile's ``scenarios`` get the verdict ``not run in this profile``."""
+    profile's ``scenarios`` get the verdict ``not run in this profile``. Rows without data
+    whose kind gives no reason get ``reason(claim, row)``."""
     rows = []
     for c in claims:
         if c["where"]["scenario"] in scenarios:
-            rows.extend(CLAIMS.get(c["kind"])(c, tables))
+            new = CLAIMS.get(c["kind"])(c, tables)
         else:
-            rows.append(claim_row(c, str(c["where"]["learner"]), str(c["where"]["method"]), "", "",
-                             None) | {"verdict": NOT_RUN})
+            new = [claim_row(c, str(c["where"]["learner"]), str(c["where"]["method"]), "", "",
+                             None) | {"verdict": NOT_RUN}]
+        for row in new:
+            if row["verdict"] in (NO_DATA, NOT_RUN) and not row["reason"]:
+                row["reason"] = reason(c, row)
+        rows.extend(new)
     cols = ["claim", "figure", "text", "scenario", "learner", "method", "published",
-            "reproduced", "tolerance", "verdict"]
+            "reproduced", "tolerance", "verdict", "reason"]
     return pd.DataFrame(rows, columns=cols)

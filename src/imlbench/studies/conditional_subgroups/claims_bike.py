@@ -58,9 +58,10 @@ def _sub(claim: dict, published: str) -> dict:
     return {**claim, "published": published}
 
 
-def _missing(claim: dict, reproduced: str) -> dict:
+def _missing(claim: dict, reason: str = "") -> dict:
+    """The "no data" row of a claim; without a ``reason``, the scorecard names the missing file."""
     _, learner, m = _where(claim)
-    return claim_row(claim, learner, m, reproduced, "", None)
+    return claim_row(claim, learner, m, "", "", None, reason)
 
 
 def median_se(row: pd.Series) -> float:
@@ -110,7 +111,7 @@ def top_importance(claim: dict, t: Tables) -> list[dict]:
     _, learner, m = _where(claim)
     est = _importance(claim, t, m)
     if est.empty:
-        return [_missing(claim, "")]
+        return [_missing(claim)]
     top = [f for f in claim["top"] if f in est.index]
     absent = [f for f in claim["top"] if f not in est.index]
     note = f"; {', '.join(absent)} not in the data, not checkable" if absent else ""
@@ -138,7 +139,7 @@ def importance_versus(claim: dict, t: Tables) -> list[dict]:
     est, base = _importance(claim, t, m), _importance(claim, t, claim["baseline"])
     f = claim["feature"]
     if est.empty or base.empty:
-        return [_missing(claim, "")]
+        return [_missing(claim)]
     if f not in est.index:
         return [_missing(claim, f"{f} is not in the data (constant in the ISLP days)")]
     a, b = est.loc[f], base.loc[f]
@@ -166,7 +167,7 @@ def split_features(claim: dict, t: Tables) -> list[dict]:
     _, learner, m = _where(claim)
     est = _splits(claim, t)
     if est.empty:
-        return [_missing(claim, "")]
+        return [_missing(claim)]
     expect = set(claim["expect"])
     fitted = set(est.loc[est["boot"] == -1, "split_feature"])
     n_boot = int(est["n_boot"].iloc[0])
@@ -192,7 +193,7 @@ def split_points(claim: dict, t: Tables) -> list[dict]:
     _, learner, m = _where(claim)
     est = _splits(claim, t)
     if est.empty:
-        return [_missing(claim, "")]
+        return [_missing(claim)]
     on = est[est["split_feature"] == claim["split_feature"]]
     fitted = on.loc[on["boot"] == -1, "threshold"].to_numpy()
     rows = []
@@ -210,7 +211,8 @@ def split_points(claim: dict, t: Tables) -> list[dict]:
                          f"{ours:.2f} (all: {', '.join(f'{x:.2f}' for x in sorted(fitted))}; "
                          f"bootstrap SD {sd:.2f} over {len(near)} trees)",
                          f"|gap| <= {z:g} bootstrap SD = {z * sd:.2f}",
-                         bool(abs(ours - v) <= z * sd) if np.isfinite(sd) else None))
+                         bool(abs(ours - v) <= z * sd) if np.isfinite(sd) else None,
+                         "" if np.isfinite(sd) else f"{len(near)} bootstrap trees: an SD needs 2"))
     return rows
 
 
@@ -244,7 +246,7 @@ def local_importance(claim: dict, t: Tables) -> list[dict]:
     est = _other(claim, t)
     est = est[est["feature"] == claim["feature"]] if len(est) else est
     if est.empty:
-        return [_missing(claim, "")]
+        return [_missing(claim)]
     hit = est[[_matches(json.loads(c), claim["match"]) for c in est["conditions"]]]
     groups = "; ".join(f"{r.rule}: {r.value:.0f} [{r.lower:.0f}, {r.upper:.0f}]"
                        for r in est.itertuples())
@@ -272,7 +274,7 @@ def depth_tradeoff(claim: dict, t: Tables) -> list[dict]:
     _, learner, m = _where(claim)
     est = _other(claim, t)
     if est.empty:
-        return [_missing(claim, "")]
+        return [_missing(claim)]
     d, top = claim["depth"], int(est["depth"].max())
     moving, early, lines = 0, 0, []
     for f, g in est.groupby("feature"):

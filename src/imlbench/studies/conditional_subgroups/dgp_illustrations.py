@@ -24,7 +24,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from imlbench.dgp.base import DGP, DGPS
+from imlbench.dgp.base import DGP, DGPS, check_numbers
+from imlbench.params import check, integer, number
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -109,8 +110,9 @@ class Collinear(_Gaussian):
 
     def __init__(self, sd2: float = 0.2, beta: Sequence[float] = (1.0, -0.1, 1.0),
                  noise_sd: float = 0.0) -> None:
-        if sd2 <= 0 or noise_sd < 0 or len(beta) != 3:
-            raise ValueError("sd2 must be positive, noise_sd non-negative, beta of length 3")
+        check(number(above=0), sd2, "sd2")
+        check_numbers(beta, "beta", length=3)
+        check(number(minimum=0), noise_sd, "noise_sd")
         self.sd2, self.noise_sd = float(sd2), float(noise_sd)
         self.beta = np.asarray(beta, dtype=float)
         self.cov = np.array([[1.0, 1.0, 0.0], [1.0, 1.0 + self.sd2**2, 0.0], [0.0, 0.0, 1.0]])
@@ -124,8 +126,9 @@ class Mixture(_Illustration):
     names = ("x1", "x2")
 
     def __init__(self, cut: float = 0.5, mean_high: float = 4.0, sd_high: float = 4.0) -> None:
-        if not 0.0 < cut < 1.0 or sd_high <= 0:
-            raise ValueError("cut must lie in (0, 1) and sd_high be positive")
+        check(number(above=0, below=1), cut, "cut")
+        check(number(), mean_high, "mean_high")
+        check(number(above=0), sd_high, "sd_high")
         self.cut, self.mean_high, self.sd_high = float(cut), float(mean_high), float(sd_high)
 
     def _x1_given(self, x2: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -167,8 +170,7 @@ class BivariateNormal(_Gaussian):
     names = ("x1", "x2")
 
     def __init__(self, cov: float = 0.9) -> None:
-        if not -1.0 < cov < 1.0:
-            raise ValueError(f"cov must lie in (-1, 1) for unit variances, got {cov}")
+        check(number(above=-1, below=1), cov, "cov")  # unit variances
         self.cov = np.array([[1.0, cov], [cov, 1.0]])
 
     def f(self, X: np.ndarray) -> np.ndarray:
@@ -181,6 +183,7 @@ class RoundedLinear(_Illustration):
     noise_sd = 1.0
 
     def __init__(self, decimals: int = 2) -> None:
+        check(integer(minimum=0), decimals, "decimals")
         self.decimals = int(decimals)
 
     def sample_features(self, n: int, rng: np.random.Generator) -> np.ndarray:
@@ -200,8 +203,8 @@ class GammaLog(_Illustration):
     names = ("x",)
 
     def __init__(self, shape: float = 1.0, offset: float = 4.5) -> None:
-        if shape <= 0:
-            raise ValueError(f"shape must be positive, got {shape}")
+        check(number(above=0), shape, "shape")
+        check(number(), offset, "offset")
         self.shape, self.offset = float(shape), float(offset)
 
     def sample_features(self, n: int, rng: np.random.Generator) -> np.ndarray:

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from imlbench.dgp.base import DGP, DGPS
+from imlbench.params import check, integer, number
 
 SCENARIOS = ("independent", "linear", "nonlinear", "multilinear")
 
@@ -28,8 +29,8 @@ class ConditionalSubgroupsSimulation(DGP):
     def __init__(self, scenario: str = "linear", p: int = 10, noise_sd: float = 1.0) -> None:
         if scenario not in SCENARIOS:
             raise ValueError(f"scenario {scenario!r} is not one of {', '.join(SCENARIOS)}")
-        if p < 10:
-            raise ValueError(f"p must be at least 10 (f uses x1..x10), got {p}")
+        check(integer(minimum=10), p, "p")  # f uses x1..x10
+        check(number(minimum=0), noise_sd, "noise_sd")
         self.scenario, self.p, self.noise_sd = scenario, int(p), float(noise_sd)
 
     @property

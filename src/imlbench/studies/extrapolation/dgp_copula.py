@@ -14,7 +14,8 @@ from collections.abc import Sequence
 import numpy as np
 from scipy.special import ndtr, ndtri
 
-from imlbench.dgp.base import DGP, DGPS
+from imlbench.dgp.base import DGP, DGPS, check_numbers
+from imlbench.params import ParamError, check, number
 
 
 @DGPS.register("copula_linear")
@@ -22,10 +23,12 @@ class CopulaLinear(DGP):
     """eq. (2) of Hooker et al. (2021); ``beta`` sets the number of features."""
 
     def __init__(self, beta: Sequence[float], rho: float, noise_sd: float) -> None:
+        check_numbers(beta, "beta")
         if len(beta) < 2:
-            raise ValueError("copula_linear needs at least two coefficients (x1 and x2)")
-        if not -1.0 < rho < 1.0:
-            raise ValueError(f"rho must lie in (-1, 1), got {rho}")
+            raise ParamError("beta", f"{beta!r} has {len(beta)} items; allowed: a list of at "
+                                     f"least two coefficients (x1 and x2)")
+        check(number(above=-1, below=1), rho, "rho")
+        check(number(minimum=0), noise_sd, "noise_sd")
         self.beta = np.asarray(beta, dtype=float)
         self.rho = float(rho)
         self.noise_sd = float(noise_sd)

@@ -14,7 +14,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from imlbench.dgp.base import DGP, DGPS
+from imlbench.dgp.base import DGP, DGPS, check_numbers
+from imlbench.params import check, integer, number
 
 
 @DGPS.register("gaussian_noise_features")
@@ -28,12 +29,11 @@ class GaussianNoiseFeatures(DGP):
         noise_corr: float = 0.7,
         anchors: Sequence[int] | None = None,
     ) -> None:
-        if not 0.0 <= rho < 1.0:
-            raise ValueError(f"rho must lie in [0, 1), got {rho}")
-        if not 0.0 <= noise_corr < 1.0:
-            raise ValueError(f"noise_corr must lie in [0, 1), got {noise_corr}")
-        if q < 1 or snr <= 0:
-            raise ValueError("q must be at least 1 and snr positive")
+        check_numbers(beta, "beta")
+        check(number(minimum=0, below=1), rho, "rho")
+        check(number(minimum=0, below=1), noise_corr, "noise_corr")
+        check(integer(minimum=1), q, "q")
+        check(number(above=0), snr, "snr")
         self.beta = np.asarray(beta, dtype=float)
         self.rho = float(rho)
         self.snr = float(snr)

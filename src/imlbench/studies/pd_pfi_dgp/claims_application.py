@@ -57,10 +57,9 @@ def _not_checkable(claim: dict, learner: str, method: str, source: str) -> dict 
     need = claim["needs"]
     if need is None or source == need:
         return None
-    return claim_row(claim, learner, method,
-                     f"not checkable: the run uses the table {source!r}, the published value "
-                     f"is for the {need} data (set the scenario's source: {need} and its path)",
-                     "", None)
+    return claim_row(claim, learner, method, "not checkable", "", None,
+                     f"the run uses the table {source!r}, the published value is for the "
+                     f"{need} data (set the scenario's source: {need} and its path)")
 
 
 def _source(est: pd.DataFrame) -> str:

@@ -12,6 +12,9 @@ rounding). Table columns are named as the paper's: boot, subs (naive variance), 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
+
 import numpy as np
 import pandas as pd
 
@@ -61,6 +64,38 @@ def cell(t: Tables, scenario: str, learner: str, quantity: str, column: str, m: 
     return None if hit.empty else hit.iloc[0]
 
 
+def cell_gap(t: Tables, scenario: str, learner: str, quantity: str, column: str, m: int) -> str:
+    """Why a coverage cell cannot be checked: no summary row, or too few repetitions for its
+    SE; "" when it can."""
+    row = cell(t, scenario, learner, quantity, column, m)
+    if row is not None:
+        reps = int(row["reps"])
+        return "" if np.isfinite(row["coverage_se"]) else (
+            f"{scenario} has {reps} repetition{'s' * (reps != 1)} in this profile: a coverage "
+            "SE needs 2")
+    s = t.summary
+    ms = s.loc[(s["scenario"] == scenario) & (s["learner"] == learner), "m"] if len(s) else s
+    if not len(ms):
+        return f"metrics/summary.parquet has no rows of {scenario}/{learner}"
+    return (f"metrics/summary.parquet has no cell {scenario} {learner} {quantity} {column} at "
+            f"m = {m} (this profile runs m = {ms.min()} to {ms.max()})")
+
+
+def _first_gap(claim: dict, t: Tables, learners: list[str], columns: list[str], ms: list[int]
+               ) -> str:
+    """Why none of the claim's cells (its scenarios and quantities, ``learners``, ``columns``
+    and refit counts ``ms``) can be checked: the first cell that cannot, those of the
+    (scenario, learner) pairs the summary holds first (``over`` may name scenarios that do not
+    fit every learner)."""
+    cells = [(sc, learner, q, col, m) for sc in claim["over"] or [claim["where"]["scenario"]]
+             for learner in learners for q in as_list(claim["quantity"])
+             for col in columns for m in ms]
+    s = t.summary
+    ran = set(zip(s["scenario"], s["learner"], strict=True)) if len(s) else set()
+    cells.sort(key=lambda c: c[:2] not in ran)
+    return next((gap for c in cells if (gap := cell_gap(t, *c))), "")
+
+
 @claim_kind("coverage_table", params={
     "values": table(value=number(minimum=0, maximum=1)), "quantity": QUANTITY, **M, **Z})
 def coverage_table(claim: dict, t: Tables) -> list[dict]:
@@ -70,8 +105,10 @@ def coverage_table(claim: dict, t: Tables) -> list[dict]:
     rows = []
     for column, published in claim["values"].items():
         row = cell(t, sc, learner, claim["quantity"], column, claim["m"])
-        base = claim_row(claim, learner, column, "", "", None) | {"published": f"{published:.2f}"}
-        if row is None or not np.isfinite(row["coverage_se"]):  # fewer than two repetitions
+        gap = cell_gap(t, sc, learner, claim["quantity"], column, claim["m"])
+        base = claim_row(claim, learner, column, "", "", None, gap) | {
+            "published": f"{published:.2f}"}
+        if gap:
             rows.append(base)
             continue
         tol = z * row["coverage_se"] + ROUNDING
@@ -96,10 +133,11 @@ def _cells(claim: dict, t: Tables, learner: str, columns: list[str], m: int
     return out
 
 
-def _pattern_row(claim: dict, learner: str, label: str, checks: list[tuple[str, bool]]
-                 ) -> dict:
+def _pattern_row(claim: dict, learner: str, label: str, checks: list[tuple[str, bool]],
+                 gap: Callable[[], str]) -> dict:
+    """The row of a pattern claim from its ``checks``; with none, "no data" and ``gap()``."""
     if not checks:
-        return claim_row(claim, learner, label, "", "", None)
+        return claim_row(claim, learner, label, "", "", None, gap())
     failed = [d for d, ok in checks if not ok]
     shown = failed[:3] if failed else [checks[0][0]]
     return claim_row(
@@ -118,7 +156,8 @@ def _column_checks(claim: dict, t: Tables, holds, tolerance: str) -> list[dict]:
         checks = [(f"{sc} {q} {col} {r['coverage']:.3f} (SE {r['coverage_se']:.3f})", holds(r))
                   for sc, q, cells in _cells(claim, t, learner, claim["columns"], claim["m"])
                   for col, r in cells.items()]
-        rows.append(_pattern_row(claim, learner, "/".join(claim["columns"]), checks))
+        rows.append(_pattern_row(claim, learner, "/".join(claim["columns"]), checks, partial(
+            _first_gap, claim, t, [learner], claim["columns"], [claim["m"]])))
     return rows
 
 
@@ -161,7 +200,8 @@ def coverage_gap_closed(claim: dict, t: Tables) -> list[dict]:
                 gap = NOMINAL - lo["coverage"]
                 checks.append((f"{sc} {q} {naive}: {lo['coverage']:.3f} -> {hi['coverage']:.3f}",
                                lift + z * se >= share * gap))
-        rows.append(_pattern_row(claim, learner, "boot/subs", checks))
+        rows.append(_pattern_row(claim, learner, "boot/subs", checks, partial(
+            _first_gap, claim, t, [learner], ["boot", "boot*", "subs", "subs*"], [claim["m"]])))
     return rows
 
 
@@ -188,7 +228,8 @@ def coverage_order(claim: dict, t: Tables) -> list[dict]:
                 mean_se = float(np.sqrt(np.sum(np.square(ses)))) / len(ses)
                 checks.append((f"mean difference {np.mean(diffs):+.3f} (SE {mean_se:.3f})",
                                float(np.mean(diffs)) > z * mean_se))
-            rows.append(_pattern_row(claim, learner, f"{hi_col} > {lo_col}", checks))
+            rows.append(_pattern_row(claim, learner, f"{hi_col} > {lo_col}", checks, partial(
+                _first_gap, claim, t, [learner], [hi_col, lo_col], [claim["m"]])))
     return rows
 
 
@@ -211,7 +252,8 @@ def coverage_lowest(claim: dict, t: Tables) -> list[dict]:
                                f"{o['coverage']:.3f}",
                                r["coverage"] + z * (r["coverage_se"] + o["coverage_se"])
                                < o["coverage"]))
-    return [_pattern_row(claim, learner, "/".join(claim["columns"]), checks)]
+    return [_pattern_row(claim, learner, "/".join(claim["columns"]), checks, partial(
+        _first_gap, claim, t, [learner, *claim["others"]], claim["columns"], [claim["m"]]))]
 
 
 @claim_kind("refits_trend", params={**SOME_COLUMNS, **CELLS, "m_from": integer(2, minimum=2),
@@ -237,5 +279,6 @@ def refits_trend(claim: dict, t: Tables) -> list[dict]:
                     checks.append((f"{sc} {q} {col} coverage {a['coverage']:.3f} -> "
                                    f"{b['coverage']:.3f}",
                                    a["coverage"] - b["coverage"] > z * se))
-        rows.append(_pattern_row(claim, learner, "/".join(claim["columns"]), checks))
+        rows.append(_pattern_row(claim, learner, "/".join(claim["columns"]), checks, partial(
+            _first_gap, claim, t, [learner], claim["columns"], [m0, m1])))
     return rows

@@ -101,7 +101,10 @@ def pd_variance_ratio(claim: dict, t: Tables) -> list[dict]:
         few_refits = train.empty or train["rep"].nunique() < 2
         few_samples = mc.empty or mc.groupby("rep")["sample"].nunique().min() < 2
         if few_refits or (against == "mc_samples" and few_samples):
-            rows.append(claim_row(claim, learner, method, "", "", None))
+            reason = ("" if train.empty else
+                      f"{train['rep'].nunique()} refits: a variance over refits needs 2"
+                      if few_refits else "a Monte Carlo variance needs 2 samples per refit")
+            rows.append(claim_row(claim, learner, method, "", "", None, reason))
             continue
         q, between, reference, (d1, d2) = variance_ratio(train, mc, against)
         if against == "mc_se":
@@ -133,7 +136,10 @@ def pd_bias(claim: dict, t: Tables) -> list[dict]:
     for learner, method in combos(claim["where"]):
         train = _curves(claim, t, learner, method, "train")
         if truth is None or train.empty or train["rep"].nunique() < 3:
-            rows.append(claim_row(claim, learner, method, "", "", None))
+            reason = (f"no truth table {claim['truth']} of the scenario" if truth is None
+                      else "" if train.empty else
+                      f"{train['rep'].nunique()} refits: a jackknife SE of B2 needs 3")
+            rows.append(claim_row(claim, learner, method, "", "", None, reason))
             continue
         pd_r = refit_matrix(train)
         true = truth[truth["feature"] == feature].sort_values("x")

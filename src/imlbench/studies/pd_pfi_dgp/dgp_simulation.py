@@ -20,6 +20,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from imlbench.dgp.base import DGP, DGPS
+from imlbench.params import check, number
 
 FORMS = ("linear", "nonlinear")
 
@@ -33,6 +34,7 @@ class PdPfiSimulation(DGP):
         if sign not in (-1, 1):
             raise ValueError(f"pdpfi_simulation: sign must be -1 (the paper's text) or 1 "
                              f"(the authors' code), got {sign!r}")
+        check(number(minimum=0), noise_sd, "noise_sd")
         self.form, self.sign, self.noise_sd = form, int(sign), float(noise_sd)
 
     @property

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import os
 
-import numpy as np
 import pandas as pd
+
+from imlbench.data.tables import Column, read_table
 
 #: the file's column names and ours (short names, as the application's figure labels)
 WINE_COLUMNS: dict[str, str] = {
@@ -40,22 +41,11 @@ def load_wine_quality(path: str | os.PathLike[str]) -> pd.DataFrame:
     """``winequality-red.csv`` (or the white-wine file of the same layout) at ``path``: the 11
     features renamed by :data:`WINE_COLUMNS`, as floats, and ``y = quality``, in file order.
 
-    Raises ``ValueError`` naming the file when a column is missing (a file read with the wrong
-    separator has one column only, which the message points out) or a value is not numeric.
+    Raises :class:`~imlbench.data.tables.DataFileError` naming the file and the columns it
+    lacks (a file read with the wrong separator has one column only, which the message points
+    out), or the column, line and value of the first value that is empty, not a finite number
+    or a quality outside 0..10.
     """
-    raw = pd.read_csv(path, sep=";")
-    raw.columns = [str(c).strip().strip('"').strip() for c in raw.columns]
-    required = [*WINE_COLUMNS, WINE_TARGET]
-    missing = [c for c in required if c not in raw.columns]
-    if missing:
-        hint = " (is the file ';'-separated?)" if len(raw.columns) == 1 else ""
-        raise ValueError(f"{path}: missing column(s) {', '.join(missing)}{hint}")
-    df = raw[list(WINE_COLUMNS)].rename(columns=WINE_COLUMNS)
-    df["y"] = raw[WINE_TARGET]
-    try:
-        df = df.astype(float)
-    except ValueError as exc:
-        raise ValueError(f"{path}: a value is not numeric ({exc})") from None
-    if not np.isfinite(df.to_numpy()).all():
-        raise ValueError(f"{path}: missing or infinite values")
-    return df.reset_index(drop=True)
+    columns = [*map(Column, WINE_COLUMNS), Column(WINE_TARGET, low=0, high=10)]
+    raw = read_table(path, columns, sep=";")
+    return raw.rename(columns={**WINE_COLUMNS, WINE_TARGET: "y"})

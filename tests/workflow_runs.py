@@ -1,0 +1,72 @@
+"""Running the workflow in a scratch copy of the project, for the end-to-end tests."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+VENV_BIN = REPO / ".venv" / "bin"
+#: the README's smoke-profile command, less the ``uv run`` in front
+SMOKE = ("--profile", "workflow/profiles/default", "--config", "profile=smoke")
+
+
+def copy_project(dst: Path) -> Path:
+    """A copy of what a run needs: the Snakefile, the configuration, the workflow and the
+    package source (a copy, so that a test may edit it: the workflow reads the code of every
+    job from ``src/`` next to the Snakefile)."""
+    dst.mkdir(parents=True, exist_ok=True)
+    for name in ("Snakefile", "environment.yml"):
+        shutil.copy(REPO / name, dst / name)
+    for name in ("config", "workflow", "src"):
+        shutil.copytree(REPO / name, dst / name, ignore=shutil.ignore_patterns("__pycache__"))
+    return dst
+
+
+def environment() -> dict[str, str]:
+    env = {**os.environ, "PATH": f"{VENV_BIN}{os.pathsep}{os.environ.get('PATH', '')}"}
+    env.pop("PYTHONPATH", None)  # jobs must import the project's src, nothing else
+    return env
+
+
+def snakemake(workdir: Path, *args: str, timeout: int) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [str(VENV_BIN / "snakemake"), *args], cwd=workdir, env=environment(),
+        capture_output=True, text=True, timeout=timeout,
+    )
+
+
+def start(workdir: Path, *args: str) -> subprocess.Popen:
+    """Snakemake started in its own process group (so a test can signal it as a terminal
+    does), its console sent to ``workdir/console.txt``."""
+    console = open(workdir / "console.txt", "a")  # noqa: SIM115  (closed with the process)
+    return subprocess.Popen([str(VENV_BIN / "snakemake"), *args], cwd=workdir,
+                            env=environment(), stdout=console, stderr=subprocess.STDOUT,
+                            start_new_session=True)
+
+
+def tail(res: subprocess.CompletedProcess, n: int = 60) -> str:
+    return "\n".join((res.stdout + res.stderr).splitlines()[-n:])
+
+
+def error_logs(workdir: Path, n: int = 30) -> str:
+    """The last lines of every job log that mentions an error (for a failure message)."""
+    out = []
+    for log in sorted((workdir / "results").rglob("*.log")):
+        text = log.read_text(errors="replace")
+        if "Error" in text or "Traceback" in text:
+            out.append(f"--- {log.relative_to(workdir)}\n" + "\n".join(text.splitlines()[-n:]))
+    return "\n".join(out)
+
+
+def dry_run_jobs(workdir: Path) -> set[str]:
+    """The rules a dry run of the smoke profile would run; ``all``, the target rule, reruns
+    whenever any of its inputs does and is left out."""
+    res = snakemake(workdir, "-n", "--cores", "2", "--config", "profile=smoke",
+                    "--quiet", "rules", timeout=300)
+    assert res.returncode == 0, tail(res)
+    jobs = {line.split()[0] for line in res.stdout.splitlines()
+            if line.strip() and line.split()[-1].isdigit() and line.split()[0] != "total"}
+    return jobs - {"all"}
