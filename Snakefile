@@ -29,4 +29,6 @@ include: "workflow/rules/report.smk"
 rule all:
     input:
         ALL_TARGETS,
+    message:
+        "every figure, estimate, truth and scorecard of {} studies".format(len(STUDIES))
     default_target: True

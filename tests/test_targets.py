@@ -75,3 +75,10 @@ def test_the_scorecard_reads_tests_truths_and_metrics_not_importances(studies):
     assert methods == {"lm_theory", "test_permute", "test_conditional", "test_knockoff"}
     summarised = {Path(p).parent.name for p in targets.summarised_estimates(study)}
     assert {"pfi", "oob", "cpfi", "loco"} <= summarised and "pdp" not in summarised
+
+
+def test_paths_that_leave_results_are_found():
+    inside = ["results/x/data/main/c0.parquet", "results/x/../y/figures/fig_1.png"]
+    outside = ["results/../escape.parquet", "/tmp/abs.parquet", "results/x/../../up.png",
+               "config/config.yaml"]
+    assert targets.outside_results(inside + outside) == outside
