@@ -22,7 +22,7 @@ STUDY = "extrapolation"
 
 REGISTERED_LEARNERS = "bagging, cart, forest, gbm, knn, lm, mlp, none, ols, rf, svm, tree, truth"
 # the DGPs this study may use: the layers' and its own (other studies' are not allowed)
-REGISTERED_DGPS = ("ale_book_ch6, ale_book_ch7, bikeshare, copula_linear, "
+REGISTERED_DGPS = ("ale_book_ch6, ale_book_ch7, bikeshare, copula_linear, formula, "
                    "gaussian_noise_features, stratpd_synthetic, stratpd_weight")
 STUDY_LEARNERS = "rf, mlp, lm, gbm, svm, knn, rf100, bagging100"
 PER_PROFILE_INT = "an integer >= 0, or a map with keys smoke, default, paper (each an integer >= 0)"

@@ -54,9 +54,11 @@ def _parser() -> argparse.ArgumentParser:
                            help="learner=path pairs (none when the scenario fits no models)")
         if name in ("summaries", "claims"):
             p.add_argument("--estimates", nargs="*", default=[])
-        if name == "claims":
             p.add_argument("--truths", nargs="*", default=[])
-            p.add_argument("--tables", nargs=2, required=True, metavar=("RANKS", "SUMMARY"))
+        if name == "claims":
+            p.add_argument("--tables", nargs="+", required=True,
+                           help="name=path pairs: ranks, summary, truth_errors, "
+                                "truth_error_reps")
         if name == "figure":
             p.add_argument("--figure", required=True)
             p.add_argument("--inputs", nargs="*", default=[], help="role=path pairs")
@@ -129,12 +131,11 @@ def _run(args: argparse.Namespace) -> int:
     elif args.stage == "truth":
         stages.run_truth(study, args.scenario, seed, _pairs(args.out))
     elif args.stage == "summaries":
-        outs = _pairs(args.out)
-        compare.run_summaries(study, [Path(p) for p in args.estimates], outs["ranks"],
-                              outs["mean_ranks"], outs["summary"], seed)
+        compare.run_summaries(study, [Path(p) for p in args.estimates],
+                              [Path(p) for p in args.truths], _pairs(args.out), seed)
     elif args.stage == "claims":
         compare.run_scorecard(study, [Path(p) for p in args.estimates],
-                              [Path(p) for p in args.truths], *map(Path, args.tables),
+                              [Path(p) for p in args.truths], _pairs(args.tables),
                               Path(args.out[0]), seed)
     elif args.stage == "figure":
         stages.run_figure(study, args.figure, args.inputs, _pairs(args.out))

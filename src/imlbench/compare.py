@@ -2,9 +2,11 @@
 the scorecard of the claims.
 
 ``summaries``: the ranks of every importance estimate (``metrics/ranks.parquet``), their means
-over repetitions (``metrics/mean_ranks.parquet``) and the study's summary table
+over repetitions (``metrics/mean_ranks.parquet``), the study's summary table
 (``metrics/summary.parquet``): what the methods that declare a ``summarise`` condense their
-estimate files into (e.g. interval coverage from per-refit values).
+estimate files into (e.g. interval coverage from per-refit values), and every estimate that
+has a truth against it (``metrics/truth_errors.parquet`` per point over repetitions,
+``metrics/truth_error_reps.parquet`` per repetition; :mod:`imlbench.metrics.truth_errors`).
 
 ``scorecard``: every claim of the study evaluated on the summaries, the truths and the
 estimates of the methods the claims name (``scorecard.parquet``; importances come through the
@@ -31,6 +33,15 @@ from imlbench.explain.api import METHODS
 from imlbench.io import atomic_path, read_many, read_parquet, write_parquet
 from imlbench.metrics.claims import Tables, as_list, evaluate, methods_named, select_rows
 from imlbench.metrics.ranks import add_ranks, mean_ranks
+from imlbench.metrics.truth_errors import KINDS as TRUTH_ERROR_KINDS
+from imlbench.metrics.truth_errors import (
+    REP_COLUMNS,
+    estimand_of,
+    long_truths,
+    rep_errors,
+    summarise_errors,
+    why_not_compared,
+)
 from imlbench.runinfo import write_run
 
 #: the columns of SCORECARD.md and scorecard.html
@@ -45,9 +56,35 @@ def _method(study: Study, path: Path) -> str:
     return study.methods[Path(path).parent.name]["method"]
 
 
-def run_summaries(study: Study, estimates: list[Path], out_ranks: Path, out_mean_ranks: Path,
-                  out_summary: Path, base_seed: int) -> None:
-    """Ranks of the importance estimates and the summaries of the summarised methods."""
+def _read_truths(truths: list[Path]) -> dict[tuple[str, str], pd.DataFrame]:
+    """Every truth table by (scenario, estimand), e.g. ("main_rho0.9", "importance")."""
+    out = {}
+    for path in truths:
+        t = read_parquet(path)
+        out[(t["scenario"].iloc[0], Path(path).stem)] = t
+    return out
+
+
+def truth_error_reps(study: Study, estimates: list[Path], truths: list[Path]) -> pd.DataFrame:
+    """The compared estimates against their truths, per repetition and point
+    (:func:`imlbench.metrics.truth_errors.rep_errors`)."""
+    long = long_truths(_read_truths(truths))
+    by_method = defaultdict(list)
+    for path in estimates:
+        sc, method = Path(path).parent.parent.parent.name, Path(path).parent.name
+        estimand = estimand_of(study, method)
+        if estimand is not None and sc in long:
+            by_method[(sc, method, estimand)].append(path)
+    parts = [part for (sc, _, estimand), paths in by_method.items()
+             if len(part := rep_errors(read_many(paths), long[sc], estimand))]
+    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=REP_COLUMNS)
+
+
+def run_summaries(study: Study, estimates: list[Path], truths: list[Path],
+                  outs: dict[str, Path], base_seed: int) -> None:
+    """Ranks of the importance estimates, the summaries of the summarised methods and the
+    truth errors; ``outs`` maps each name of :func:`imlbench.targets.metrics_paths` to its
+    path."""
     importance, summarised = [], defaultdict(list)
     for path in estimates:
         spec = METHODS.get(_method(study, path))
@@ -57,25 +94,30 @@ def run_summaries(study: Study, estimates: list[Path], out_ranks: Path, out_mean
             summarised[_method(study, path)].append(path)
     ranked = add_ranks(read_many(importance)) if importance else pd.DataFrame()
     parts = [METHODS.get(m).summarise(paths) for m, paths in summarised.items()]
-    summary = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
+    reps = truth_error_reps(study, estimates, truths)
+    tables = {
+        "summary": pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(),
+        "ranks": ranked,
+        "mean_ranks": mean_ranks(ranked) if len(ranked) else ranked,
+        "truth_errors": summarise_errors(reps),
+        "truth_error_reps": reps,
+    }
     seed = [base_seed, study.name, "compare"]
-    write_parquet(summary, out_summary, config_hash=study.hash(), seed=seed)
-    write_parquet(ranked, out_ranks, config_hash=study.hash(), seed=seed)
-    write_parquet(mean_ranks(ranked) if len(ranked) else ranked, out_mean_ranks,
-                  config_hash=study.hash(), seed=seed)
+    for name, table in tables.items():
+        write_parquet(table, outs[name], config_hash=study.hash(), seed=seed)
 
 
-def run_scorecard(study: Study, estimates: list[Path], truths: list[Path], ranks: Path,
-                  summary: Path, out_scorecard: Path, base_seed: int) -> None:
-    """Every claim of the study as scorecard rows (claim, published, reproduced, verdict)."""
-    truth, by_estimand = {}, {}
-    for path in truths:
-        t = read_parquet(path)
-        by_estimand[(t["scenario"].iloc[0], Path(path).stem)] = t
-        if Path(path).stem == "importance":
-            truth[t["scenario"].iloc[0]] = t
-    tables = Tables(ranked=read_parquet(ranks), truth=truth, other=read_many(estimates),
-                    truths=by_estimand, summary=read_parquet(summary))
+def run_scorecard(study: Study, estimates: list[Path], truths: list[Path],
+                  metrics: dict[str, Path], out_scorecard: Path, base_seed: int) -> None:
+    """Every claim of the study as scorecard rows (claim, published, reproduced, verdict);
+    ``metrics`` maps ranks, summary, truth_errors and truth_error_reps to their paths."""
+    by_estimand = _read_truths(truths)
+    truth = {sc: t for (sc, name), t in by_estimand.items() if name == "importance"}
+    tables = Tables(ranked=read_parquet(metrics["ranks"]), truth=truth,
+                    other=read_many(estimates), truths=by_estimand,
+                    summary=read_parquet(metrics["summary"]),
+                    truth_errors=read_parquet(metrics["truth_errors"]),
+                    truth_error_reps=read_parquet(metrics["truth_error_reps"]))
     card = evaluate(study.claims, tables, set(study.scenarios),
                     partial(no_data_reason, study, tables))
     card.insert(0, "study", study.name)
@@ -83,11 +125,13 @@ def run_scorecard(study: Study, estimates: list[Path], truths: list[Path], ranks
                   seed=[base_seed, study.name, "compare"])
 
 
-def _source(study: Study, tables: Tables, sc: Scenario, learner: str, method: str
+def _source(study: Study, tables: Tables, sc: Scenario, learner: str, method: str, kind: str
             ) -> tuple[pd.DataFrame, str]:
-    """The table the claims read a method's rows from, and the file that holds them."""
+    """The table claims of ``kind`` read a method's rows from, and the file that holds them."""
     spec = METHODS.get(study.methods[method]["method"])
     metrics = targets.metrics_paths(study.name)
+    if kind in TRUTH_ERROR_KINDS:
+        return tables.truth_errors, metrics["truth_errors"]
     if spec.kind == "importance":
         return tables.ranked, metrics["ranks"]
     if spec.summarise is not None:
@@ -124,7 +168,11 @@ def no_data_reason(study: Study, tables: Tables, claim: dict, row: dict) -> str:
                 return f"scenario {name} does not fit learner {learner}"
             if method not in study.methods_for(name, learner):
                 return f"scenario {name} does not run method {method} for learner {learner}"
-            table, path = _source(study, tables, sc, learner, method)
+            if claim["kind"] in TRUTH_ERROR_KINDS:
+                why = why_not_compared(study, method, name, list(targets.truth_paths(study, sc)))
+                if why:
+                    return why
+            table, path = _source(study, tables, sc, learner, method, claim["kind"])
             if not _has_rows(table, name, learner, method):
                 return f"{path} holds no rows of {name}/{learner}/{method}"
             files.append(path)

@@ -7,8 +7,9 @@ repetitions and seed, never a scenario's description) and the code it executes
 (:func:`imlbench.codehash.code_hash` of the modules of its DGP, learners, methods, samplers,
 truths, summaries, claim kinds or figure function, and of what they import). A figure's inputs
 are the estimates of the methods its study-file entry names and the truths and tables its
-function declares; the scorecard's, the summaries, the truths and the estimates of the methods
-the claims name.
+function declares; the summaries', the importance and summarised estimates, those compared
+with a truth and the truths; the scorecard's, the summaries, the truths and the estimates of
+the methods the claims name.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ from imlbench.explain.samplers import SAMPLERS
 from imlbench.figures import FIGURES
 from imlbench.learners import LEARNERS
 from imlbench.metrics.claims import CLAIMS, methods_named
+from imlbench.metrics.truth_errors import KINDS as TRUTH_ERROR_KINDS
+from imlbench.metrics.truth_errors import why_not_compared
 from imlbench.params import with_defaults
 from imlbench.seeds import config_hash
 from imlbench.truth import TRUTHS, estimands
@@ -46,7 +49,7 @@ def estimate_path(study: str, scenario: str, learner: str, method: str, chunk: s
 def metrics_paths(study: str) -> dict[str, str]:
     """The summaries of a study."""
     return {name: f"results/{study}/metrics/{name}.parquet"
-            for name in ("ranks", "mean_ranks", "summary")}
+            for name in ("ranks", "mean_ranks", "summary", "truth_errors", "truth_error_reps")}
 
 
 def outside_results(paths: list[str]) -> list[str]:
@@ -87,15 +90,31 @@ def summarised_estimates(study: Study) -> list[str]:
     return estimates_of(study, list(study.scenarios.values()), summarised)
 
 
+def truth_compared_estimates(study: Study) -> list[str]:
+    """The estimates compared with a truth of their scenario
+    (:mod:`imlbench.metrics.truth_errors`)."""
+    return [p for sc in study.scenarios.values()
+            for p in estimates_of(study, [sc], lambda m, sc=sc: why_not_compared(
+                study, m, sc.name, list(truth_paths(study, sc))) is None)]
+
+
+def summaries_estimates(study: Study) -> list[str]:
+    """What the summaries job reads: the summarised estimates and those compared with a
+    truth."""
+    return list(dict.fromkeys(summarised_estimates(study) + truth_compared_estimates(study)))
+
+
 def claimed_methods(study: Study) -> set[str]:
-    """The study's methods its claims name (:func:`imlbench.metrics.claims.methods_named`)."""
-    return {m for claim in study.claims for m in methods_named(claim)}
+    """The study's methods its claims name (:func:`imlbench.metrics.claims.methods_named`),
+    but for claims on truth errors (they read ``metrics/truth_error*.parquet``)."""
+    return {m for claim in study.claims if claim["kind"] not in TRUTH_ERROR_KINDS
+            for m in methods_named(claim)}
 
 
 def claim_estimates(study: Study) -> list[str]:
     """The estimates the scorecard job reads directly: those of the methods the claims name,
-    but for importances (read through the ranks) and summarised methods (read through the
-    summary)."""
+    but for importances (read through the ranks), summarised methods (read through the
+    summary) and claims on truth errors."""
     named = claimed_methods(study)
 
     def read(m: str) -> bool:
@@ -183,9 +202,10 @@ def explain_fingerprint(study: Study, sc: Scenario, base_seed: int) -> str:
 
 
 def summaries_fingerprint(study: Study) -> str:
-    """The code of the summaries job: the ranks and the summarising functions."""
+    """The code of the summaries job: the ranks, the truth errors and the summarising
+    functions."""
     summarised = [_spec(study, m).summarise for m in study.methods]
-    return code_hash(["imlbench.metrics.ranks",
+    return code_hash(["imlbench.metrics.ranks", "imlbench.metrics.truth_errors",
                       *(f.__module__ for f in summarised if f is not None)])
 
 

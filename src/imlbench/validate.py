@@ -238,9 +238,12 @@ def check_study(path: Path, profile: str, root: Path) -> Study:
 
 
 def dgp_abilities(dgp: DGP) -> set[str]:
-    """What a DGP offers to methods: a known conditional law, a noise block, reference rows."""
+    """What a DGP offers to methods: a known conditional law (its class overrides
+    ``sample_conditional``, unless the instance's ``has_conditional`` says otherwise), a noise
+    block, reference rows."""
     out = set()
-    if type(dgp).sample_conditional is not DGP.sample_conditional:
+    overrides = type(dgp).sample_conditional is not DGP.sample_conditional
+    if getattr(dgp, "has_conditional", overrides):
         out.add("conditional")
     if hasattr(dgp, "noise_features"):
         out.add("noise_block")

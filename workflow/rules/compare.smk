@@ -1,12 +1,11 @@
 rule summaries:
-    """Ranks of every importance estimate and the summaries of the summarised methods (what
-    figures and claims read)."""
+    """Ranks of every importance estimate, the summaries of the summarised methods and every
+    estimate against its truth (what figures and claims read)."""
     input:
-        estimates=lambda w: targets.summarised_estimates(STUDIES[w.study]),
+        estimates=lambda w: targets.summaries_estimates(STUDIES[w.study]),
+        truths=lambda w: targets.all_truths(STUDIES[w.study]),
     output:
-        ranks="results/{study}/metrics/ranks.parquet",
-        mean_ranks="results/{study}/metrics/mean_ranks.parquet",
-        summary="results/{study}/metrics/summary.parquet",
+        **targets.metrics_paths("{study}"),
     params:
         cli=CLI,
         fp=lambda w: targets.summaries_fingerprint(STUDIES[w.study]),
@@ -19,7 +18,7 @@ rule summaries:
         ENV
     shell:
         "{params.cli} summaries --study {wildcards.study:q} --estimates {input.estimates:q} "
-        "--out {params.outs:q} 2> {log:q}"
+        "--truths {input.truths:q} --out {params.outs:q} 2> {log:q}"
 
 
 rule claims:
@@ -29,11 +28,17 @@ rule claims:
         truths=lambda w: targets.all_truths(STUDIES[w.study]),
         ranks="results/{study}/metrics/ranks.parquet",
         summary="results/{study}/metrics/summary.parquet",
+        truth_errors="results/{study}/metrics/truth_errors.parquet",
+        truth_error_reps="results/{study}/metrics/truth_error_reps.parquet",
     output:
         "results/{study}/scorecard.parquet",
     params:
         cli=CLI,
         fp=lambda w: targets.claims_fingerprint(STUDIES[w.study]),
+        tables=lambda w, input: [
+            f"{k}={input[k]}"
+            for k in ("ranks", "summary", "truth_errors", "truth_error_reps")
+        ],
     message:
         "claims {wildcards.study}"
     log:
@@ -42,7 +47,7 @@ rule claims:
         ENV
     shell:
         "{params.cli} claims --study {wildcards.study:q} --estimates {input.estimates:q} "
-        "--truths {input.truths:q} --tables {input.ranks:q} {input.summary:q} "
+        "--truths {input.truths:q} --tables {params.tables:q} "
         "--out {output:q} 2> {log:q}"
 
 

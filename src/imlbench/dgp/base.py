@@ -61,7 +61,8 @@ class DGP:
         raise NotImplementedError(f"{type(self).__name__} has no known conditional sampler")
 
 
-DGPS: Registry[type[DGP]] = Registry("DGP", providers=("imlbench.dgp.effect_examples",))
+DGPS: Registry[type[DGP]] = Registry("DGP", providers=("imlbench.dgp.effect_examples",
+                                                        "imlbench.dgp.formula"))
 
 
 def check_numbers(value: Any, key: str, *, length: int | None = None) -> None:

@@ -8,7 +8,9 @@ method roles, the truth tables (estimands) and the study tables (``ranks``, ``su
 ``data``). The workflow gives the figure's rule exactly these inputs, so a figure reruns
 when, and only when, something it reads or its code changes. Figure functions live in the
 ``figures`` package of their study (``imlbench.studies.<study>.figures.<figN>``, registered as
-``<study>.<figN>``); this package holds what they share: reading inputs and the house style.
+``<study>.<figN>``); this package holds what they share: reading inputs, the house style, and
+the generic figures any study can name from YAML (:mod:`imlbench.figures.generic`: ``effects``
+and ``importance``, estimates against their truths).
 """
 
 from __future__ import annotations
@@ -36,7 +38,8 @@ class FigureSpec:
     tables: tuple[str, ...] = ()
 
 
-FIGURES: Registry[FigureSpec] = Registry("figure function")
+FIGURES: Registry[FigureSpec] = Registry("figure function",
+                                          providers=("imlbench.figures.generic",))
 
 
 def figure(name: str, *, methods: Sequence[str] = (), truths: Sequence[str] = (),

@@ -7,7 +7,9 @@ with its parameters (type, default and allowed values, :mod:`imlbench.params`) b
 ``figure``, ``text``, ``published``, ``where``) and its kind's parameters; the function
 receives it with every missing default filled in. Tolerances are Monte Carlo standard errors
 over the repetitions, multiplied by the claim's ``z``, and are written into the row next to
-the verdict. The claim kinds live in the packages of the studies that use them.
+the verdict. The generic claim kinds, on estimates against their truths, are in
+:mod:`imlbench.metrics.truth_errors`; the others live in the packages of the studies that use
+them.
 
 Every row whose verdict is ``no data`` or ``not run in this profile`` says why in its
 ``reason``: the kind's own reason (a feature the data lack, a statistic that needs more
@@ -39,6 +41,11 @@ class Tables:
     #: the study's summary table (``metrics/summary.parquet``): what its methods that declare a
     #: ``summarise`` condense their estimates into, e.g. interval coverage from per-refit values
     summary: pd.DataFrame = field(default_factory=pd.DataFrame)
+    #: estimates against their truths per point over repetitions
+    #: (``metrics/truth_errors.parquet``, :mod:`imlbench.metrics.truth_errors`)
+    truth_errors: pd.DataFrame = field(default_factory=pd.DataFrame)
+    #: the same per repetition (``metrics/truth_error_reps.parquet``)
+    truth_error_reps: pd.DataFrame = field(default_factory=pd.DataFrame)
 
 
 Claim = Callable[[dict, Tables], list[dict]]
@@ -59,7 +66,7 @@ class ClaimSpec:
         return self.evaluate(with_defaults(self.params, claim), tables)
 
 
-CLAIMS: Registry[ClaimSpec] = Registry("claim kind")
+CLAIMS: Registry[ClaimSpec] = Registry("claim kind", providers=("imlbench.metrics.truth_errors",))
 
 
 def claim_kind(kind: str, *, params: Mapping[str, Param] | None = None) -> Callable[[Claim], Claim]:

@@ -1,10 +1,11 @@
 """Ground-truth estimands of the DGPs, by DGP name.
 
 ``TRUTHS.get(dgp).compute(dgp, fixed_rng) -> {estimand: DataFrame}`` computes them from the
-known f and joint law alone (closed forms and quadrature), never from the estimators they
-check; ``TRUTHS.get(dgp).estimands`` names the tables, known before any job runs. The generic
-truths are registered in :mod:`imlbench.truth.effects`; a study registers those of its own
-DGPs in its package.
+known f and joint law alone (closed forms, quadrature and Monte Carlo), never from the
+estimators they check; ``TRUTHS.get(dgp).estimands`` names the tables, known before any job
+runs. The generic truths are registered in :mod:`imlbench.truth.effects` (the feature-effect
+examples) and :mod:`imlbench.truth.formula` (every formula DGP); a study registers those of
+its own DGPs in its package.
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ class TruthSpec:
     estimands: tuple[str, ...]
 
 
-TRUTHS: Registry[TruthSpec] = Registry("truth", providers=("imlbench.truth.effects",))
+TRUTHS: Registry[TruthSpec] = Registry("truth", providers=("imlbench.truth.effects",
+                                                             "imlbench.truth.formula"))
 
 
 def truth(dgp: str, estimands: Sequence[str]) -> Callable[[Compute], Compute]:

@@ -1,0 +1,380 @@
+"""Automatic ground truths of the formula DGP, from f and the joint law alone.
+
+Every truth is one of m(x) = E[Y | x], the DGP's ``f`` (under ``link: logistic``, the sigmoid of
+the study file's expression). Monte Carlo estimates draw :data:`N_MC` rows in chunks of
+:data:`CHUNK` from streams ``fixed_rng("formula:<label>")`` and carry their standard error
+(``se``); closed forms carry ``se`` 0. No estimator under test is involved.
+
+``effects`` (columns kind, feature, x, value, se): on a grid of each feature (the quantiles
+0.05, 0.10, ..., 0.95 of its marginal, estimated from N_MC draws; an integer-valued feature with
+at most :data:`MAX_LEVELS` values: every level),
+
+* ``pd``: E[m(z, X_-j)] with X_-j from its own (marginal) law: full rows are drawn and column j
+  is set to z (the same rows for every z). When x_j is independent of X_-j this is also the
+  conditional expectation.
+* ``conditional``: E[m(X) | x_j = z]. When the conditional law is known (``has_conditional``:
+  marginal laws and Gaussian copulas) or x_j is independent of the others, rows are drawn from
+  the law of X_-j given x_j = z. Otherwise (structural equations, discrete copula features) it
+  is estimated from :data:`N_BINNED` rows: the :data:`BIN_HALF_WIDTH` share of the rows each
+  side of z (by rank), with x_j set to z in them, so that only their other columns vary with
+  x_j, and a local linear regression of m(z, X_-j) on x_j - z, whose intercept is the
+  estimate; a value of x_j taken by at least two rows (an atom, e.g. every level of a discrete
+  feature) uses the rows at z exactly. The binning error, not part of ``se``: with g(t) =
+  E[m(z, X_-j) | x_j = t] and a density of x_j near-flat across the window of half-width h,
+  the intercept is off by about g''(z) h^2 / 6 (for a standard normal x_j, h is about 0.025 at
+  the median and 0.1 at the 5% quantile); g'' = 0 when m(z, X_-j) is linear in the columns
+  whose law depends on x_j and their conditional means are linear in x_j (linear-Gaussian
+  equations).
+* ``ale`` (numeric features): the uncentred accumulated local effect
+  int_{z_0}^{z} E[dm/dx_j | x_j = t] dt, 0 at the first grid point z_0. The derivative is a
+  central difference of m with step :data:`STEP` times the feature's standard deviation (m must
+  be differentiable in x_j: a jump of f in x_j is not seen), averaged over the conditional law
+  as for ``conditional`` at the grid points and the midpoints between them, and integrated by
+  composite Simpson's rule (exact for a conditional mean derivative that is a cubic between
+  grid points). The nodes' estimates are independent (each node has its own rows; binning
+  windows of adjacent nodes hardly overlap), so the ALE's ``se`` is sqrt(sum_k w_k^2 se_k^2)
+  over the rule's weights w_k.
+* ``interventional`` (DGPs without ``has_conditional``): E[m(X) | do(x_j = z)] from
+  ``sample_intervened``; it differs from the PD only through structural equations downstream
+  of x_j.
+
+``importance`` (columns feature, marginal, marginal_se, rank_marginal and, when noise_sd > 0,
+marginal_ratio, marginal_ratio_se; the same for ``conditional`` when the conditional law of
+x_j given x_-j is known: ``has_conditional``, or the closed form below): the permutation
+feature importance of the true m under squared loss, the difference E[(Y - m(X~))^2] -
+E[(Y - m(X))^2], where X~ is X with x_j replaced by an independent draw from its marginal
+(``marginal``) or from its conditional law given x_-j (``conditional``). The noise cancels:
+with e = Y - m(X), E[e | X, X~] = 0 because X~_j depends on Y only through X, so the cross
+term 2 E[e (m(X) - m(X~))] vanishes and E[e^2] appears in both losses; the difference is
+E[(m(X) - m(X~))^2], estimated without e (the same mean, without the noise's variance). The
+ratio E[(Y - m(X~))^2] / E[(Y - m(X))^2] is (noise_sd^2 + difference) / noise_sd^2. Ranks are
+average ranks, least important = 1.
+
+Closed forms (identity link, f linear: ``linear()``, features jointly normal: ``gaussian()``,
+mean mu, covariance S): PD b_j z + sum_{k != j} b_k mu_k + intercept; ALE b_j (z - z_0) (f
+linear suffices); marginal PFI 2 b_j^2 S_jj; when S is positive definite, E[f | x_j = z] =
+intercept + b'(mu + S_.j (z - mu_j) / S_jj) and conditional PFI 2 b_j^2 Var(x_j | x_-j)
+(:mod:`imlbench.truth.linear_gaussian`), also for linear-Gaussian structural equations.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pandas as pd
+from scipy.stats import rankdata
+
+from imlbench.truth import FixedRng, truth
+from imlbench.truth.linear_gaussian import conditional_variances
+
+if TYPE_CHECKING:
+    from imlbench.dgp.formula import FormulaDGP
+
+#: Monte Carlo rows per estimate, drawn in chunks of CHUNK rows
+N_MC = 100_000
+CHUNK = 20_000
+#: rows of the sample binned for conditional laws that are not known
+N_BINNED = 500_000
+#: share of the binned rows each side of a grid point in its window
+BIN_HALF_WIDTH = 0.01
+#: grid of a numeric feature: these quantiles of its marginal
+GRID_QUANTILES = np.linspace(0.05, 0.95, 21)
+#: an integer-valued feature with at most this many values is gridded at every level
+MAX_LEVELS = 100
+#: central-difference step, relative to the feature's standard deviation
+STEP = 1e-4
+
+Values = Callable[[int, np.random.Generator], np.ndarray]
+Estimate = tuple[np.ndarray, np.ndarray]
+
+
+@dataclass(frozen=True)
+class Grid:
+    """The evaluation points of one feature, whether it is discrete, and its difference step."""
+
+    x: np.ndarray
+    discrete: bool
+    step: float
+
+
+def monte_carlo(values: Values, rng: np.random.Generator, n: int = N_MC) -> Estimate:
+    """Mean and standard error over ``n`` rows of ``values(k, rng)``, an array of shape (k, ...)
+    per chunk of k rows (sums shifted by the first chunk's mean against cancellation)."""
+    count, shift, s, ss = 0, None, 0.0, 0.0
+    while count < n:
+        v = np.asarray(values(min(CHUNK, n - count), rng), dtype=float)
+        shift = v.mean(axis=0) if shift is None else shift
+        s, ss, count = s + (v - shift).sum(axis=0), ss + ((v - shift) ** 2).sum(axis=0), \
+            count + len(v)
+    var = np.maximum(ss - s**2 / count, 0.0) / (count - 1)
+    return shift + s / count, np.sqrt(var / count)
+
+
+def feature_grids(d: FormulaDGP, rng: np.random.Generator) -> dict[str, Grid]:
+    """The grid of every feature from N_MC draws of its marginal (see the module doc)."""
+    X = d.sample_features(N_MC, rng)
+    out = {}
+    for j, name in enumerate(d.feature_names):
+        x = X[:, j]
+        levels = np.unique(x)
+        discrete = bool(np.all(levels == np.round(levels)))
+        if discrete and len(levels) <= MAX_LEVELS:
+            grid = levels
+        elif discrete:
+            grid = np.unique(np.quantile(x, GRID_QUANTILES, method="inverted_cdf"))
+        else:
+            grid = np.quantile(x, GRID_QUANTILES)
+        sd = float(x.std())
+        out[name] = Grid(grid, discrete, STEP * (sd if sd > 0 else 1.0))
+    return out
+
+
+def _pointwise(d: FormulaDGP, X: np.ndarray, j: int, grid: Grid) -> np.ndarray:
+    """Per row: m(X) and, for a numeric feature, the central difference dm/dx_j; shape
+    (rows, 1 or 2)."""
+    if grid.discrete:
+        return d.f(X)[:, None]
+    up, down = X.copy(), X.copy()
+    up[:, j] += grid.step
+    down[:, j] -= grid.step
+    return np.column_stack([d.f(X), (d.f(up) - d.f(down)) / (2 * grid.step)])
+
+
+def _nodes(grid: Grid) -> np.ndarray:
+    """The grid points, then (numeric features) the midpoints between them."""
+    return grid.x if grid.discrete else np.concatenate([grid.x, (grid.x[1:] + grid.x[:-1]) / 2])
+
+
+def _given_exactly(d: FormulaDGP, j: int, grid: Grid, rng: np.random.Generator) -> Estimate:
+    """m and dm/dx_j averaged over the law of X_-j given x_j = z at every node, each node from
+    its own N_MC rows (so the nodes' estimates are independent); shapes (nodes, 1 or 2)."""
+    others = [k for k in range(len(d.feature_names)) if k != j]
+    independent = d.independent_of(j)
+
+    def at(z: float) -> Values:
+        def values(k: int, r: np.random.Generator) -> np.ndarray:
+            X = d.sample_features(k, r)
+            X[:, j] = z
+            if not independent and others:
+                X[:, others] = d.sample_conditional(X, others, r)
+            return _pointwise(d, X, j, grid)
+        return values
+
+    est = [monte_carlo(at(z), rng) for z in _nodes(grid)]
+    return np.array([e[0] for e in est]), np.array([e[1] for e in est])
+
+
+def _intercept(offset: np.ndarray, v: np.ndarray) -> Estimate:
+    """The intercept (value at offset 0) of the least-squares line of v on ``offset``, and its
+    standard error (residual variance times the (0, 0) entry of (A'A)^-1)."""
+    A = np.column_stack([np.ones(len(offset)), offset])
+    coef, *_ = np.linalg.lstsq(A, v, rcond=None)
+    s2 = ((v - A @ coef) ** 2).sum(axis=0) / (len(v) - 2)
+    return coef[0], np.sqrt(s2 * np.linalg.inv(A.T @ A)[0, 0])
+
+
+def _binned(d: FormulaDGP, X: np.ndarray, j: int, grid: Grid) -> Estimate:
+    """m and dm/dx_j given x_j = z at every node from the rows of X near z (see the module
+    doc): the rows at z when at least two have x_j == z, else the BIN_HALF_WIDTH share of the
+    rows each side of z by rank, with x_j set to z and a local linear fit in x_j - z."""
+    order = np.argsort(X[:, j], kind="stable")
+    x = X[order, j]
+    half = int(BIN_HALF_WIDTH * len(X))
+    means, ses = [], []
+    for z in _nodes(grid):
+        lo, hi = np.searchsorted(x, z, side="left"), np.searchsorted(x, z, side="right")
+        atom = hi - lo >= 2
+        rows = order[lo:hi] if atom else order[max(lo - half, 0):lo + half]
+        Xz = X[rows]
+        Xz[:, j] = z
+        v = _pointwise(d, Xz, j, grid)
+        mean, se = (v.mean(axis=0), v.std(axis=0, ddof=1) / np.sqrt(len(v))) if atom else \
+            _intercept(X[rows, j] - z, v)
+        means.append(mean)
+        ses.append(se)
+    return np.array(means), np.array(ses)
+
+
+def simpson_weights(x: np.ndarray) -> np.ndarray:
+    """W such that W @ g, with g at the points x then at their midpoints, is the cumulative
+    composite Simpson integral of g from x[0] to each point of x; shape (len(x), 2 len(x) - 1)."""
+    n = len(x)
+    W = np.zeros((n, 2 * n - 1))
+    for k in range(1, n):
+        h = x[k] - x[k - 1]
+        W[k:, k - 1] += h / 6
+        W[k:, k] += h / 6
+        W[k:, n + k - 1] += 4 * h / 6
+    return W
+
+
+def _frame(kind: str, feature: str, x: np.ndarray, value: np.ndarray,
+           se: np.ndarray | float) -> pd.DataFrame:
+    return pd.DataFrame({"kind": kind, "feature": feature, "x": x, "value": value,
+                         "se": np.broadcast_to(se, np.shape(x))})
+
+
+@dataclass(frozen=True)
+class LinearGaussian:
+    """f = intercept + b'x on features ~ N(mu, S) (identity link); ``definite``: S is positive
+    definite, so the conditional laws are known in closed form."""
+
+    intercept: float
+    b: np.ndarray
+    mu: np.ndarray
+    S: np.ndarray
+    definite: bool
+
+
+def linear_gaussian(d: FormulaDGP) -> LinearGaussian | None:
+    """The linear-Gaussian closed-form data of ``d``, or None when f or the law is not so."""
+    lin, gauss = d.linear(), d.gaussian()
+    if lin is None or gauss is None:
+        return None
+    intercept, coefs = lin
+    mu, S = (np.asarray(a, dtype=float) for a in gauss)
+    try:
+        np.linalg.cholesky(S)
+        definite = True
+    except np.linalg.LinAlgError:
+        definite = False
+    b = np.array([coefs.get(name, 0.0) for name in d.feature_names], dtype=float)
+    return LinearGaussian(float(intercept), b, mu, S, definite)
+
+
+def _pd_frames(d: FormulaDGP, grids: dict[str, Grid], lg: LinearGaussian | None,
+               fixed_rng: FixedRng) -> list[pd.DataFrame]:
+    """PD of every feature: closed form under ``lg``, else Monte Carlo on rows shared by the
+    grid points of a feature."""
+    frames = []
+    for j, name in enumerate(d.feature_names):
+        z = grids[name].x
+        if lg is not None:
+            frames.append(_frame("pd", name, z, lg.intercept + lg.b @ lg.mu
+                                 + lg.b[j] * (z - lg.mu[j]), 0.0))
+            continue
+
+        def values(k: int, r: np.random.Generator, j: int = j, z: np.ndarray = z) -> np.ndarray:
+            X = d.sample_features(k, r)
+            out = []
+            for zi in z:
+                X[:, j] = zi
+                out.append(d.f(X))
+            return np.column_stack(out)
+
+        frames.append(_frame("pd", name, z, *monte_carlo(values, fixed_rng(f"formula:pd:{name}"))))
+    return frames
+
+
+def _conditional_frames(d: FormulaDGP, grids: dict[str, Grid], lg: LinearGaussian | None,
+                        lin: tuple[float, dict[str, float]] | None,
+                        fixed_rng: FixedRng) -> list[pd.DataFrame]:
+    """E[m | x_j = z] and the ALE of every feature: closed forms under ``lg`` (and the ALE
+    under ``lin``), else Monte Carlo over the conditional law or binning."""
+    frames, binned = [], None
+    for j, name in enumerate(d.feature_names):
+        g = grids[name]
+        slope = None if g.discrete or lin is None else lin[1].get(name, 0.0)
+        if lg is not None and lg.definite:
+            frames.append(_frame("conditional", name, g.x, lg.intercept + lg.b @ lg.mu
+                                 + lg.b @ lg.S[:, j] / lg.S[j, j] * (g.x - lg.mu[j]), 0.0))
+        else:
+            if d.has_conditional or d.independent_of(j):
+                value, se = _given_exactly(d, j, g, fixed_rng(f"formula:conditional:{name}"))
+            else:
+                if binned is None:
+                    rng = fixed_rng("formula:binned")
+                    binned = np.concatenate([d.sample_features(CHUNK, rng)
+                                             for _ in range(N_BINNED // CHUNK)])
+                value, se = _binned(d, binned, j, g)
+            frames.append(_frame("conditional", name, g.x, value[:len(g.x), 0],
+                                 se[:len(g.x), 0]))
+            if slope is None and not g.discrete:
+                W = simpson_weights(g.x)
+                frames.append(_frame("ale", name, g.x, W @ value[:, 1],
+                                     np.sqrt(W**2 @ se[:, 1] ** 2)))
+        if slope is not None:
+            frames.append(_frame("ale", name, g.x, slope * (g.x - g.x[0]), 0.0))
+    return frames
+
+
+def _interventional_frames(d: FormulaDGP, grids: dict[str, Grid],
+                           fixed_rng: FixedRng) -> list[pd.DataFrame]:
+    """E[m(X) | do(x_j = z)] of every feature, by Monte Carlo over ``sample_intervened``."""
+    frames = []
+    for j, name in enumerate(d.feature_names):
+        def do(z: float, j: int = j) -> Values:
+            return lambda k, r: d.f(d.sample_intervened(k, r, j, z))
+
+        rng = fixed_rng(f"formula:interventional:{name}")
+        est = [monte_carlo(do(z), rng) for z in grids[name].x]
+        frames.append(_frame("interventional", name, grids[name].x,
+                             np.array([e[0] for e in est]), np.array([e[1] for e in est])))
+    return frames
+
+
+def effects_table(d: FormulaDGP, fixed_rng: FixedRng, *, closed: bool = True) -> pd.DataFrame:
+    """The ``effects`` table (see the module doc); ``closed=False``: Monte Carlo only."""
+    grids = feature_grids(d, fixed_rng("formula:grid"))
+    lg = linear_gaussian(d) if closed else None
+    frames = _pd_frames(d, grids, lg, fixed_rng)
+    frames += _conditional_frames(d, grids, lg, d.linear() if closed else None, fixed_rng)
+    if not d.has_conditional:
+        frames += _interventional_frames(d, grids, fixed_rng)
+    return pd.concat(frames, ignore_index=True)
+
+
+def _importance_columns(kind: str, value: np.ndarray, se: np.ndarray | float,
+                        noise_sd: float) -> dict[str, np.ndarray]:
+    se = np.broadcast_to(se, value.shape)
+    out = {kind: value, f"{kind}_se": se, f"rank_{kind}": rankdata(value, method="average")}
+    if noise_sd > 0:
+        out |= {f"{kind}_ratio": (noise_sd**2 + value) / noise_sd**2,
+                f"{kind}_ratio_se": se / noise_sd**2}
+    return out
+
+
+def importance_table(d: FormulaDGP, fixed_rng: FixedRng, *, closed: bool = True
+                     ) -> pd.DataFrame:
+    """The ``importance`` table (see the module doc); ``closed=False``: Monte Carlo only."""
+    noise_sd = float(d.noise_sd)
+    lg = linear_gaussian(d) if closed else None
+    exact: dict[str, np.ndarray] = {}
+    if lg is not None:
+        exact["marginal"] = 2 * lg.b**2 * np.diag(lg.S)
+        if lg.definite:
+            exact["conditional"] = 2 * lg.b**2 * conditional_variances(lg.S)
+    kinds = [k for k in ("marginal", "conditional")
+             if k not in exact and (k == "marginal" or d.has_conditional)]
+
+    def values(k: int, r: np.random.Generator) -> np.ndarray:
+        X, fresh = d.sample_features(k, r), d.sample_features(k, r)
+        base = d.f(X)
+        out = []
+        for j in range(len(d.feature_names)):
+            for kind in kinds:
+                Xt = X.copy()
+                Xt[:, j] = fresh[:, j] if kind == "marginal" else \
+                    d.sample_conditional(X, [j], r)[:, 0]
+                out.append((base - d.f(Xt)) ** 2)
+        return np.column_stack(out)
+
+    estimates = {kind: (value, 0.0) for kind, value in exact.items()}
+    if kinds:
+        value, se = monte_carlo(values, fixed_rng("formula:importance"))
+        estimates |= {kind: (value[i::len(kinds)], se[i::len(kinds)])
+                      for i, kind in enumerate(kinds)}
+    columns: dict[str, np.ndarray] = {}
+    for kind in ("marginal", "conditional"):
+        if kind in estimates:
+            columns |= _importance_columns(kind, *estimates[kind], noise_sd)
+    return pd.DataFrame({"feature": d.feature_names, **columns})
+
+
+@truth("formula", ("effects", "importance"))
+def formula_truths(d: FormulaDGP, fixed_rng: FixedRng) -> dict[str, pd.DataFrame]:
+    """The ``effects`` and ``importance`` tables of a formula DGP (see the module doc)."""
+    return {"effects": effects_table(d, fixed_rng), "importance": importance_table(d, fixed_rng)}
