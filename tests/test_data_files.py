@@ -312,3 +312,20 @@ def test_check_stops_on_a_malformed_data_file(tmp_path):
     assert msg.startswith(f"imlbench: configuration error: {study}: key scenarios.bike.params: ")
     assert "'bikeshare'" in msg
     assert msg.endswith(f": {data}: column 'hum', line 4: 'humid' is not a number\n"), msg
+
+
+def test_check_stops_on_a_table_too_small_to_train_on(tmp_path):
+    """A well-formed file whose rows leave fewer than 10 training rows."""
+    lay = LAYOUTS["hour.csv"]
+    data = _write(tmp_path / "hour.csv", lay.lines())
+    rows = len(lay.lines()) - 1
+    assert rows < 10
+    study = _study_with_data(tmp_path, data)
+    res = subprocess.run(
+        [sys.executable, "-m", "imlbench", "--root", str(REPO), "--profile", "smoke", "check",
+         "--study", str(study)],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert res.returncode == 2, res.stderr
+    assert f"key scenarios.bike.params: the data of DGP 'bikeshare' have {rows} rows" in res.stderr
+    assert "allowed: a table that leaves at least 10" in res.stderr

@@ -33,6 +33,7 @@ from imlbench.config import (
     study_path,
 )
 from imlbench.dgp.base import DGP, DGPS, make_dgp
+from imlbench.dgp.real_data import TableDGP
 from imlbench.explain.api import METHODS
 from imlbench.figures import FIGURES
 from imlbench.learners import LEARNERS, make_learner
@@ -374,6 +375,8 @@ class _Checker:
             self.fail(f"{key}.{'sweep.n' if 'n' in sc.swept else 'n'}",
                       f"{sc.n!r} rows in scenario {sc.name}; allowed: an integer >= 10 (the "
                       f"least number of training rows), or null for a whole real data set")
+        if isinstance(dgp, TableDGP):
+            self.table_rows(sc, dgp)
         for learner in sc.learners:
             if learner not in study.learners:
                 self.fail(f"{key}.learners", f"unknown learner {learner!r}; allowed: "
@@ -395,6 +398,18 @@ class _Checker:
                           f"fit_models is false, so no model is fitted per repetition, but "
                           f"method(s) {', '.join(fitted)} use the fitted model; allowed: methods "
                           f"that refit the learner themselves (kind refits)")
+
+    def table_rows(self, sc: Scenario, dgp: TableDGP) -> None:
+        """A real data set leaves at least 10 training rows once its test rows are held out
+        (as the data stage draws them: :func:`imlbench.stages.simulate`)."""
+        wanted = None if sc.n is None else sc.n + (0 if sc.test_fraction else sc.n_test)
+        rows = len(dgp.data) if wanted is None else min(wanted, len(dgp.data))
+        test = round(sc.test_fraction * rows) if sc.test_fraction else sc.n_test
+        if rows - test < 10:
+            self.fail(f"scenarios.{sc.family}.params",
+                      f"the data of DGP {sc.dgp!r} have {len(dgp.data)} rows, which leave "
+                      f"{rows - test} training rows in scenario {sc.name}; allowed: a table "
+                      f"that leaves at least 10")
 
     def kind(self, method: str) -> str:
         return METHODS.get(self.study.methods[method]["method"]).kind
