@@ -7,9 +7,9 @@ with its parameters (type, default and allowed values, :mod:`imlbench.params`) b
 ``figure``, ``text``, ``published``, ``where``) and its kind's parameters; the function
 receives it with every missing default filled in. Tolerances are Monte Carlo standard errors
 over the repetitions, multiplied by the claim's ``z``, and are written into the row next to
-the verdict. The generic claim kinds, on estimates against their truths, are in
-:mod:`imlbench.metrics.truth_errors`; the others live in the packages of the studies that use
-them.
+the verdict. The generic claim kinds are in :mod:`imlbench.metrics.truth_errors` (estimates
+against their truths) and :mod:`imlbench.metrics.curve_claims` (slopes, kinks, levels and
+growth of curves); the others live in the packages of the studies that use them.
 
 Every row whose verdict is ``no data`` or ``not run in this profile`` says why in its
 ``reason``: the kind's own reason (a feature the data lack, a statistic that needs more
@@ -66,7 +66,8 @@ class ClaimSpec:
         return self.evaluate(with_defaults(self.params, claim), tables)
 
 
-CLAIMS: Registry[ClaimSpec] = Registry("claim kind", providers=("imlbench.metrics.truth_errors",))
+CLAIMS: Registry[ClaimSpec] = Registry(
+    "claim kind", providers=("imlbench.metrics.truth_errors", "imlbench.metrics.curve_claims"))
 
 
 def claim_kind(kind: str, *, params: Mapping[str, Param] | None = None) -> Callable[[Claim], Claim]:

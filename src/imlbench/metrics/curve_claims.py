@@ -1,0 +1,317 @@
+"""Generic claim kinds on the shape of estimated curves and on growth rates, for every study.
+
+They read the estimates of the claim's methods from ``Tables.other`` (columns scenario,
+learner, method, rep, feature, x, value; curves of rows, column ``row``, are averaged over the
+rows per x first, giving their mean curve; missing values are left out). Each kind computes a
+statistic per repetition and compares its mean over the repetitions R with the claim's value;
+the tolerance is t' SE + atol with SE = sd over the repetitions / sqrt(R) and t' the Student-t
+quantile with R - 1 degrees of freedom at the normal probability of ``k``
+(:func:`imlbench.stats.t_multiplier`), as the SE is estimated from the repetitions. Both are
+written into the scorecard row.
+
+``curve_slope``      the least-squares slope over the grid points with x in [lo, hi] equals
+                     ``value``: |mean - value| <= t' SE + atol
+``curve_kink``       the slope change at ``at`` (slope on [at, hi] minus slope on [lo, at])
+                     equals ``value`` (as above) or exceeds ``min_change``: mean - t' SE >
+                     min_change
+``curve_levels``     every level's difference to the ``reference`` level (estimate at the level
+                     minus at the reference, per repetition) equals its given value, as above
+``missing_at_max``   no repetition's curve has a point at the largest value ``max`` of the
+                     feature (StratPD drops it: no slope spans it); exact, no tolerance
+``growth_exponent``  the least-squares slope b of log(column) against log(n) over the rows
+                     (e.g. run time against the sample size) lies in [lo, hi]:
+                     lo - t' SE <= b <= hi + t' SE, SE the slope's standard error and t' with
+                     rows - 2 degrees of freedom
+
+Rows without data say why (a feature the estimates lack, a range without grid points, too few
+repetitions); when the estimates hold no rows of the scenario, learner and method at all, the
+caller of :func:`imlbench.metrics.claims.evaluate` tells.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import pandas as pd
+
+from imlbench.metrics.claims import Tables, claim_kind, claim_row, combos, select_rows
+from imlbench.params import choice, feature_name, items, number, table, text
+from imlbench.stats import t_multiplier
+
+#: the tolerance of every kind but ``missing_at_max``: k (a normal quantile, turned into the t
+#: quantile of the repetitions) and an absolute floor
+TOLERANCE = {"k": number(3.0, minimum=0), "atol": number(0.0, minimum=0)}
+RANGE = items(number(), length=2)
+
+
+def ls_slope(x: np.ndarray, v: np.ndarray) -> float:
+    """Least-squares slope of ``v`` over ``x`` (NaN with fewer than two distinct x)."""
+    x, v = np.asarray(x, dtype=float), np.asarray(v, dtype=float)
+    if len(np.unique(x)) < 2:
+        return float("nan")
+    xc = x - x.mean()
+    return float(xc @ (v - v.mean()) / (xc @ xc))
+
+
+def _where(claim: dict, learner: str, method: str) -> str:
+    return f"{claim['where']['scenario']}/{learner}/{method}"
+
+
+def _curves(claim: dict, t: Tables, learner: str, method: str) -> tuple[pd.DataFrame, str]:
+    """The claim feature's curves of one method (columns rep, x, value; the mean over rows
+    for curves of rows), or an empty frame and why (empty: the method has no rows at all)."""
+    o = t.other
+    if o.empty or not {"scenario", "learner", "method", "feature", "x", "value"} <= set(o):
+        return pd.DataFrame(), ""
+    r = select_rows(o, claim["where"]["scenario"], learner, method)
+    if r.empty:
+        return r, ""
+    c = r[r["feature"] == claim["feature"]].dropna(subset=["x", "value"])
+    if c.empty:
+        held = ", ".join(map(str, dict.fromkeys(r["feature"])))
+        return c, (f"the estimates of {_where(claim, learner, method)} hold no curve of "
+                   f"feature {claim['feature']} (they have: {held})")
+    if "rep" not in c:
+        c = c.assign(rep=0)
+    return c.groupby(["rep", "x"], as_index=False)["value"].mean(), ""
+
+
+def _slopes(curves: pd.DataFrame, lo: float, hi: float) -> pd.Series:
+    """Per repetition, the least-squares slope of the curve over its points with x in
+    [lo, hi] (repetitions with fewer than two such points left out)."""
+    inside = curves[(curves["x"] >= lo) & (curves["x"] <= hi)]
+    s = pd.Series({rep: ls_slope(g["x"], g["value"]) for rep, g in inside.groupby("rep")},
+                  dtype=float)
+    return s.dropna()
+
+
+def _few_reps(stat: pd.Series, of: str, curves: pd.DataFrame, where: str) -> str:
+    """Why ``stat`` (per repetition) gives no SE, or empty when it has 2 repetitions or more."""
+    if len(stat) >= 2:
+        return ""
+    return (f"an SE over repetitions needs {of} in 2 repetitions or more; {where} has it in "
+            f"{len(stat)} of {curves['rep'].nunique()}")
+
+
+def _se(d: pd.Series) -> float:
+    """The standard error of the mean of ``d``: sd over its repetitions / sqrt(their number)."""
+    return float(d.std(ddof=1) / np.sqrt(len(d)))
+
+
+def _equal(d: pd.Series, target: float, k: float, atol: float) -> tuple[bool, float, float]:
+    """|mean(d) - target| <= t' SE + atol: (holds, SE, t' SE + atol)."""
+    se = _se(d)
+    allowed = float(t_multiplier(k, len(d) - 1)) * se + atol
+    return bool(abs(d.mean() - target) <= allowed), se, allowed
+
+
+def _tolerance(k: float, reps: int, atol: float, test: str = "|mean - value|") -> str:
+    return (f"{test} <= t({k:g}) SE + {atol:g} (t({k:g}) = {float(t_multiplier(k, reps - 1)):.3g}:"
+            f" the t quantile at Phi({k:g}), {reps - 1} df), SE = sd over reps / sqrt(reps)")
+
+
+def _no_data(claim: dict, learner: str, method: str, reason: str) -> dict:
+    return claim_row(claim, learner, method, "", "", None, reason)
+
+
+def _per_combo(claim: dict, t: Tables,
+               fn: Callable[[dict, pd.DataFrame, str, str], dict]) -> list[dict]:
+    """``fn(claim, curves, learner, method)`` for every (learner, method) of the claim whose
+    curves of the claim's feature exist, else a row without data."""
+    rows = []
+    for learner, method in combos(claim["where"]):
+        curves, why = _curves(claim, t, learner, method)
+        rows.append(_no_data(claim, learner, method, why) if curves.empty
+                    else fn(claim, curves, learner, method))
+    return rows
+
+
+def _bad_range(claim: dict, lo: float, hi: float, inner: float | None = None) -> str:
+    """Why the claim's range is unusable (empty: it is usable)."""
+    if inner is None and lo < hi or inner is not None and lo < inner < hi:
+        return ""
+    need = "lo < hi" if inner is None else f"lo < at ({inner:g}) < hi"
+    return f"claim {claim['id']}: range [{lo:g}, {hi:g}] must have {need}"
+
+
+@claim_kind("curve_slope", params={"feature": feature_name(), "range": RANGE, "value": number(),
+                                   **TOLERANCE})
+def curve_slope(claim: dict, t: Tables) -> list[dict]:
+    """The least-squares slope of the curve over its grid points with x in [lo, hi], per
+    repetition, equals ``value``: |mean - value| <= t' SE + atol, SE = sd of the slopes over
+    the R repetitions / sqrt(R), t' the Student-t quantile with R - 1 df at Phi(k)."""
+    lo, hi = claim["range"]
+    k, atol, value = claim["k"], claim["atol"], claim["value"]
+
+    def one(claim: dict, curves: pd.DataFrame, learner: str, method: str) -> dict:
+        why = _bad_range(claim, lo, hi)
+        s = _slopes(curves, lo, hi)
+        why = why or _few_reps(s, f"2 grid points in [{lo:g}, {hi:g}]", curves,
+                               _where(claim, learner, method))
+        if why:
+            return _no_data(claim, learner, method, why)
+        ok, se, _ = _equal(s, value, k, atol)
+        return claim_row(
+            claim, learner, method,
+            f"slope of {claim['feature']} on [{lo:g}, {hi:g}]: {s.mean():.4g} (SE {se:.3g}, "
+            f"{len(s)} reps, from {s.min():.4g} to {s.max():.4g})",
+            _tolerance(k, len(s), atol), ok)
+
+    return _per_combo(claim, t, one)
+
+
+@claim_kind("curve_kink", params={"feature": feature_name(), "at": number(), "range": RANGE,
+                                  "value": number(),
+                                  "compare": choice("equal", ("equal", "at_least")),
+                                  **TOLERANCE})
+def curve_kink(claim: dict, t: Tables) -> list[dict]:
+    """The slope changes at ``at``: per repetition d = slope on [at, hi] - slope on [lo, at]
+    (least squares over the grid points in each); with ``compare: equal``, |mean(d) - value|
+    <= t' SE + atol; with ``compare: at_least``, mean(d) - t' SE > value (a one-sided test);
+    SE = sd of d over the R repetitions / sqrt(R), t' the Student-t quantile with R - 1 df at
+    Phi(k)."""
+    lo, hi = claim["range"]
+    at, k, atol, value = claim["at"], claim["k"], claim["atol"], claim["value"]
+
+    def one(claim: dict, curves: pd.DataFrame, learner: str, method: str) -> dict:
+        why = _bad_range(claim, lo, hi, at)
+        d = (_slopes(curves, at, hi) - _slopes(curves, lo, at)).dropna()
+        why = why or _few_reps(d, f"2 grid points on each side of {at:g}", curves,
+                               _where(claim, learner, method))
+        if why:
+            return _no_data(claim, learner, method, why)
+        if claim["compare"] == "equal":
+            ok, se, _ = _equal(d, value, k, atol)
+            tol = _tolerance(k, len(d), atol)
+        else:
+            se = _se(d)
+            tk = float(t_multiplier(k, len(d) - 1))
+            ok = bool(d.mean() - tk * se > value)
+            tol = (f"mean - t({k:g}) SE > {value:g} (t({k:g}) = {tk:.3g}: the t quantile at "
+                   f"Phi({k:g}), {len(d) - 1} df), SE = sd over reps / sqrt(reps)")
+        return claim_row(
+            claim, learner, method,
+            f"slope change of {claim['feature']} at {at:g} ([{lo:g}, {at:g}] to [{at:g}, "
+            f"{hi:g}]): {d.mean():.4g} (SE {se:.3g}, {len(d)} reps)", tol, ok)
+
+    return _per_combo(claim, t, one)
+
+
+def _level(key: object) -> float | None:
+    """A level of the claim's ``values`` as the x the estimates hold (None: not a number)."""
+    try:
+        return float(str(key))
+    except ValueError:
+        return None
+
+
+@claim_kind("curve_levels", params={"feature": feature_name(), "reference": number(),
+                                    "values": table(value=number()), **TOLERANCE})
+def curve_levels(claim: dict, t: Tables) -> list[dict]:
+    """Level differences of a categorical curve (levels are the codes the estimates hold as
+    x): per repetition d_l = estimate at level l - estimate at level ``reference``; for every
+    level l of ``values``, |mean(d_l) - values[l]| <= t' SE_l + atol, SE_l = sd of d_l over
+    its R_l repetitions / sqrt(R_l), t' the Student-t quantile with R_l - 1 df at Phi(k)."""
+    k, atol, ref = claim["k"], claim["atol"], claim["reference"]
+    wanted = {key: _level(key) for key in claim["values"]}
+
+    def one(claim: dict, curves: pd.DataFrame, learner: str, method: str) -> dict:
+        held = np.unique(curves["x"].to_numpy(float))
+        named = ", ".join(f"{x:g}" for x in held)
+        where = _where(claim, learner, method)
+        bad = [str(key) for key, x in (*wanted.items(), ("reference", ref))
+               if x is None or not np.isclose(held, x).any()]
+        if bad:
+            return _no_data(claim, learner, method, f"the curves of {claim['feature']} of "
+                            f"{where} hold no level {', '.join(bad)} (they hold: {named})")
+        wide = curves.assign(level=curves["x"]).pivot_table(index="rep", columns="level",
+                                                            values="value")
+        at = {x: wide.columns[np.isclose(wide.columns.to_numpy(float), x)][0]
+              for x in [ref, *wanted.values()]}
+        parts, oks, reps = [], [], []
+        for key, x in wanted.items():
+            d = (wide[at[x]] - wide[at[ref]]).dropna()
+            if len(d) < 2:
+                return _no_data(claim, learner, method, _few_reps(
+                    d, f"levels {key} and {ref:g}", curves, where))
+            ok, se, allowed = _equal(d, float(claim["values"][key]), k, atol)
+            parts.append(f"{key}: {d.mean():.4g} (SE {se:.3g}, allowed +-{allowed:.3g})")
+            oks.append(ok)
+            reps.append(len(d))
+        return claim_row(
+            claim, learner, method,
+            f"differences to level {ref:g} of {claim['feature']}: " + "; ".join(parts)
+            + f" ({min(reps)} reps or more)",
+            _tolerance(k, min(reps), atol, "|mean difference - value|")
+            + " per level (df: the level's reps - 1)", all(oks))
+
+    return _per_combo(claim, t, one)
+
+
+@claim_kind("missing_at_max", params={"feature": feature_name(), "max": number()})
+def missing_at_max(claim: dict, t: Tables) -> list[dict]:
+    """The curve has no point at the largest value ``max`` of the feature (in its data): in
+    every repetition the largest x with an estimate is below ``max`` and not equal to it up to
+    floating-point rounding (:func:`numpy.isclose`). Exact: no tolerance."""
+    top = claim["max"]
+
+    def one(claim: dict, curves: pd.DataFrame, learner: str, method: str) -> dict:
+        largest = curves.groupby("rep")["x"].max()
+        at_max = (largest >= top) | np.isclose(largest, top)
+        return claim_row(
+            claim, learner, method,
+            f"largest x of {claim['feature']} per repetition: {largest.min():.4g} to "
+            f"{largest.max():.4g}; {int(at_max.sum())} of {len(largest)} reps reach {top:g}",
+            f"largest x < {top:g} in every repetition (exact)", not bool(at_max.any()))
+
+    return _per_combo(claim, t, one)
+
+
+@claim_kind("growth_exponent", params={"column": text("seconds"), "range": RANGE,
+                                       "feature": feature_name(None), **TOLERANCE})
+def growth_exponent(claim: dict, t: Tables) -> list[dict]:
+    """The growth of ``column`` (e.g. run time in seconds) with the sample size ``n``: the
+    least-squares slope b of log(column) on log(n) over the method's rows (every repetition
+    and size; those of ``feature`` when given) lies in [lo, hi] up to its error:
+    lo - t' SE <= b <= hi + t' SE, SE = sqrt(residual variance / sum (log n - mean)^2), t' the
+    Student-t quantile with rows - 2 df at Phi(k), widened by ``atol``."""
+    lo, hi = claim["range"]
+    k, atol, col, feature = claim["k"], claim["atol"], claim["column"], claim["feature"]
+    rows = []
+    for learner, method in combos(claim["where"]):
+        o = t.other
+        r = (pd.DataFrame() if o.empty or "method" not in o
+             else select_rows(o, claim["where"]["scenario"], learner, method))
+        where = _where(claim, learner, method)
+        if r.empty:
+            rows.append(_no_data(claim, learner, method, ""))
+            continue
+        if not {"n", col} <= set(r):
+            rows.append(_no_data(claim, learner, method, f"the estimates of {where} have no "
+                                 f"column {'n' if 'n' not in r else col} (columns: "
+                                 f"{', '.join(r.columns)})"))
+            continue
+        if feature is not None:
+            r = r[r["feature"] == feature] if "feature" in r else r.iloc[:0]
+        r = r[(r["n"] > 0) & (r[col] > 0)].dropna(subset=["n", col])
+        if len(r) < 3 or r["n"].nunique() < 2:
+            rows.append(_no_data(claim, learner, method, f"a log-log slope with an SE needs 3 "
+                                 f"rows with positive n and {col} at 2 sizes or more; {where}"
+                                 f"{f' feature {feature}' if feature else ''} has {len(r)} "
+                                 f"rows at {r['n'].nunique()} sizes"))
+            continue
+        x, y = np.log(r["n"].to_numpy(float)), np.log(r[col].to_numpy(float))
+        b = ls_slope(x, y)
+        resid = y - y.mean() - b * (x - x.mean())
+        se = float(np.sqrt(resid @ resid / (len(x) - 2) / ((x - x.mean()) ** 2).sum()))
+        tk = float(t_multiplier(k, len(x) - 2))
+        ok = lo - tk * se - atol <= b <= hi + tk * se + atol
+        rows.append(claim_row(
+            claim, learner, method,
+            f"log-log slope of {col} on n: {b:.3g} (SE {se:.3g}; {len(x)} rows, n from "
+            f"{r['n'].min():g} to {r['n'].max():g})",
+            f"{lo:g} - t({k:g}) SE - {atol:g} <= slope <= {hi:g} + t({k:g}) SE + {atol:g} "
+            f"(t({k:g}) = {tk:.3g}: the t quantile at Phi({k:g}), {len(x) - 2} df), SE of the "
+            f"least-squares slope", bool(ok)))
+    return rows

@@ -1,0 +1,258 @@
+"""The generic curve claim kinds on synthetic estimates with known slopes, kinks, levels and
+growth, and a known spread over repetitions: each reproduces when the claimed value is the
+truth (or lies within its tolerance) and does not when it is clearly off; rows without data
+say why."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from imlbench.metrics.claims import (
+    CLAIMS,
+    NO_DATA,
+    NOT_REPRODUCED,
+    NOT_RUN,
+    REPRODUCED,
+    Tables,
+    evaluate,
+)
+from imlbench.metrics.curve_claims import ls_slope
+from imlbench.params import ParamError, check_all
+from imlbench.stats import t_multiplier
+
+KINDS = ("curve_slope", "curve_kink", "curve_levels", "missing_at_max", "growth_exponent")
+REPS = 8
+RNG = np.random.default_rng(7)
+#: per repetition, a slope deviation (sd 0.2) and a point noise (sd 0.05): the mean slope over
+#: 8 reps has an SE of about 0.2 / sqrt(8) = 0.07, so t(3) SE (t = 5.4 at 7 df) is about 0.4
+SLOPE_SD, POINT_SD = 0.2, 0.05
+
+
+def _curve_rows(method: str, feature: str, x: np.ndarray, f, reps: int = REPS) -> list[dict]:
+    """``f(x, rep)`` on the grid ``x`` for every repetition, with point noise."""
+    return [{"scenario": "main", "learner": "rf", "method": method, "rep": r, "feature": feature,
+             "x": xi, "value": v}
+            for r in range(reps)
+            for xi, v in zip(x, f(x, r) + RNG.normal(0, POINT_SD, len(x)), strict=True)]
+
+
+SLOPE_DEV = RNG.normal(0, SLOPE_SD, REPS)
+KINK_DEV = RNG.normal(0, SLOPE_SD, REPS)
+GRID = np.arange(50.0, 80.5, 0.5)
+LEVEL_GAPS = {0: 0.0, 1: 20.0, 2: 30.0, 3: 40.0, 4: 50.0}
+LEVEL_DEV = RNG.normal(0, 1.0, (REPS, len(LEVEL_GAPS)))
+
+
+def _height(x: np.ndarray, r: int) -> np.ndarray:
+    """Slope 10 + dev below 70, 4 + dev + kink dev above: a slope change of -6 at 70."""
+    s = 10.0 + SLOPE_DEV[r]
+    return s * x + np.where(x > 70, (-6.0 + KINK_DEV[r]) * (x - 70), 0.0)
+
+
+def _levels(x: np.ndarray, r: int) -> np.ndarray:
+    return np.array([LEVEL_GAPS[int(c)] + LEVEL_DEV[r, int(c)] for c in x]) + 100.0 * r
+
+
+def _timing_rows() -> list[dict]:
+    """seconds = 1e-4 n^1.0 with multiplicative noise (sd 0.1 on the log scale), 3 reps."""
+    return [{"scenario": "main", "learner": "rf", "method": "timing", "rep": r,
+             "feature": "height", "n": n, "seconds": 1e-4 * n * np.exp(RNG.normal(0, 0.1))}
+            for r in range(3) for n in (1000, 2000, 4000, 8000, 16000, 32000)]
+
+
+OTHER = pd.DataFrame(
+    _curve_rows("stratpd", "height", GRID[:-1], _height)  # no point at the largest 80
+    + _curve_rows("pdp", "height", GRID, _height)
+    + _curve_rows("stratpd", "state", np.arange(5.0), _levels)
+    + _curve_rows("once", "height", GRID, _height, reps=1)
+    + _timing_rows())
+TABLES = Tables(ranked=pd.DataFrame(), truth={}, other=OTHER)
+
+
+def _claim(kind: str, method: str = "stratpd", scenario: str = "main", **params) -> dict:
+    return {"id": f"c-{kind}", "kind": kind, "figure": "fig", "text": "t", "published": "p",
+            "where": {"scenario": scenario, "learner": "rf", "method": method}, **params}
+
+
+def _row(claim: dict, tables: Tables = TABLES) -> dict:
+    check_all(CLAIMS.get(claim["kind"]).params,
+              {k: v for k, v in claim.items() if k not in ("id", "kind", "figure", "text",
+                                                           "published", "where")})
+    (row,) = CLAIMS.get(claim["kind"])(claim, tables)
+    return row
+
+
+def _slopes(lo: float, hi: float) -> np.ndarray:
+    inside = OTHER[(OTHER["method"] == "stratpd") & (OTHER["feature"] == "height")
+                   & OTHER["x"].between(lo, hi)]
+    return np.array([np.polyfit(g["x"], g["value"], 1)[0] for _, g in inside.groupby("rep")])
+
+
+def _allowed(d: np.ndarray, k: float = 3.0) -> float:
+    return float(t_multiplier(k, len(d) - 1) * d.std(ddof=1) / np.sqrt(len(d)))
+
+
+def test_the_kinds_are_generic_and_registered():
+    for kind in KINDS:
+        assert CLAIMS.owner(kind) is None
+        assert CLAIMS.get(kind).evaluate.__module__ == "imlbench.metrics.curve_claims"
+
+
+def test_ls_slope_is_the_least_squares_slope():
+    x = np.array([0.0, 1.0, 3.0, 4.0])
+    v = np.array([1.0, 2.5, 7.0, 9.5])
+    assert ls_slope(x, v) == pytest.approx(np.polyfit(x, v, 1)[0], rel=1e-12)
+    assert np.isnan(ls_slope(np.array([2.0, 2.0]), np.array([1.0, 3.0])))
+
+
+def test_curve_slope_reproduces_the_true_slope_and_not_a_clearly_wrong_one():
+    assert _row(_claim("curve_slope", feature="height", range=[50, 70], value=10))[
+        "verdict"] == REPRODUCED
+    # 11 is 1 off the true 10, about 14 SE (SE ~ 0.07): far beyond t(3) SE ~ 0.4
+    row = _row(_claim("curve_slope", feature="height", range=[50, 70], value=11))
+    assert row["verdict"] == NOT_REPRODUCED
+    assert "7 df" in row["tolerance"] and "t(3)" in row["tolerance"]
+
+
+def test_curve_slope_tolerance_is_t_times_the_se_over_repetitions():
+    s = _slopes(50, 70)
+    mean, allowed = s.mean(), _allowed(s)
+    for factor, verdict in ((0.99, REPRODUCED), (1.01, NOT_REPRODUCED)):
+        row = _row(_claim("curve_slope", feature="height", range=[50, 70],
+                          value=float(mean + factor * allowed)))
+        assert row["verdict"] == verdict, (factor, row)
+    # atol widens it by its value
+    row = _row(_claim("curve_slope", feature="height", range=[50, 70],
+                      value=float(mean + allowed + 0.5), atol=0.51))
+    assert row["verdict"] == REPRODUCED
+
+
+def test_curve_kink_finds_the_slope_change():
+    base = {"feature": "height", "at": 70, "range": [60, 80]}
+    d = _slopes(70, 80) - _slopes(60, 70)
+    assert abs(d.mean() + 6) < _allowed(d), "the synthetic kink lies within its tolerance"
+    assert _row(_claim("curve_kink", **base, value=-6))["verdict"] == REPRODUCED
+    assert _row(_claim("curve_kink", **base, value=0))["verdict"] == NOT_REPRODUCED
+    # one-sided: the change is above -8 by far, not above -5 (1 above the truth, ~ 10 SE)
+    at_least = {**base, "compare": "at_least"}
+    assert _row(_claim("curve_kink", **at_least, value=-8))["verdict"] == REPRODUCED
+    assert _row(_claim("curve_kink", **at_least, value=-5))["verdict"] == NOT_REPRODUCED
+    # a straight line has no kink: the curve left of 70, split at 60
+    straight = _row(_claim("curve_kink", feature="height", at=60, range=[50, 70], value=0))
+    assert straight["verdict"] == REPRODUCED
+
+
+def test_curve_kink_takes_a_known_comparison_and_at_inside_the_range():
+    with pytest.raises(ParamError, match="compare"):
+        _row(_claim("curve_kink", feature="height", at=70, range=[60, 80], value=-6,
+                    compare="more"))
+    outside = _row(_claim("curve_kink", feature="height", at=90, range=[60, 80], value=-6))
+    assert outside["verdict"] == NO_DATA and "lo < at (90) < hi" in outside["reason"]
+
+
+def test_curve_levels_match_the_true_gaps_and_not_wrong_ones():
+    true = {str(c): g for c, g in LEVEL_GAPS.items() if c}
+    row = _row(_claim("curve_levels", feature="state", reference=0, values=true))
+    assert row["verdict"] == REPRODUCED, row
+    # integer keys, as YAML reads them, name the same levels; one gap off by 10 (SE ~ 0.5)
+    wrong = {c: g for c, g in LEVEL_GAPS.items() if c} | {3: 30.0}
+    row = _row(_claim("curve_levels", feature="state", reference=0, values=wrong))
+    assert row["verdict"] == NOT_REPRODUCED
+    # relative to another reference level: gaps shift by that level's gap
+    shifted = {"0": -20.0, "4": 30.0}
+    assert _row(_claim("curve_levels", feature="state", reference=1, values=shifted))[
+        "verdict"] == REPRODUCED
+
+
+def test_curve_levels_name_the_missing_level():
+    row = _row(_claim("curve_levels", feature="state", reference=0, values={"7": 1.0,
+                                                                           "AZ": 2.0}))
+    assert row["verdict"] == NO_DATA
+    assert "no level 7, AZ" in row["reason"] and "0, 1, 2, 3, 4" in row["reason"]
+
+
+def test_missing_at_max_holds_for_stratpd_and_not_for_a_full_grid():
+    claim = {"feature": "height", "max": 80}
+    assert _row(_claim("missing_at_max", **claim))["verdict"] == REPRODUCED
+    assert _row(_claim("missing_at_max", method="pdp", **claim))["verdict"] == NOT_REPRODUCED
+    # a maximum above the data: no curve reaches it
+    assert _row(_claim("missing_at_max", method="pdp", feature="height", max=81))[
+        "verdict"] == REPRODUCED
+
+
+def test_growth_exponent_of_linear_time():
+    assert _row(_claim("growth_exponent", method="timing", range=[0.9, 1.1]))[
+        "verdict"] == REPRODUCED
+    # quadratic growth is ~ 1 off, the slope's SE about 0.1 / sqrt(18 * var(log n)) ~ 0.02
+    row = _row(_claim("growth_exponent", method="timing", range=[1.8, 2.2]))
+    assert row["verdict"] == NOT_REPRODUCED and "16 df" in row["tolerance"]
+    r = OTHER[OTHER["method"] == "timing"]
+    b = np.polyfit(np.log(r["n"]), np.log(r["seconds"]), 1)[0]
+    assert f"{b:.3g}" in row["reproduced"]
+
+
+def test_growth_exponent_without_the_column_or_sizes():
+    row = _row(_claim("growth_exponent", method="timing", range=[0.9, 1.1], column="cpu"))
+    assert row["verdict"] == NO_DATA and "no column cpu" in row["reason"]
+    row = _row(_claim("growth_exponent", method="timing", range=[0.9, 1.1], feature="state"))
+    assert row["verdict"] == NO_DATA and "has 0 rows at 0 sizes" in row["reason"]
+
+
+@pytest.mark.parametrize("kind, params", [
+    ("curve_slope", {"range": [50, 70], "value": 10}),
+    ("curve_kink", {"at": 70, "range": [60, 80], "value": -6}),
+    ("curve_levels", {"reference": 0, "values": {"1": 20}}),
+    ("missing_at_max", {"max": 80}),
+])
+def test_a_missing_feature_is_named(kind, params):
+    row = _row(_claim(kind, feature="weight", **params))
+    assert row["verdict"] == NO_DATA
+    assert "no curve of feature weight" in row["reason"] and "height" in row["reason"]
+
+
+@pytest.mark.parametrize("kind, params", [
+    ("curve_slope", {"feature": "height", "range": [50, 70], "value": 10}),
+    ("curve_kink", {"feature": "height", "at": 70, "range": [60, 80], "value": -6}),
+])
+def test_one_repetition_gives_no_se(kind, params):
+    row = _row(_claim(kind, method="once", **params))
+    assert row["verdict"] == NO_DATA
+    assert "2 repetitions or more" in row["reason"] and "in 1 of 1" in row["reason"]
+
+
+def test_a_range_without_grid_points_says_so():
+    row = _row(_claim("curve_slope", feature="height", range=[100, 200], value=10))
+    assert row["verdict"] == NO_DATA and "2 grid points in [100, 200]" in row["reason"]
+    assert "in 0 of 8" in row["reason"]
+
+
+@pytest.mark.parametrize("kind, params", [
+    ("curve_slope", {"feature": "height", "range": [50, 70], "value": 10}),
+    ("curve_levels", {"feature": "state", "reference": 0, "values": {"1": 20}}),
+    ("missing_at_max", {"feature": "height", "max": 80}),
+    ("growth_exponent", {"range": [0.9, 1.1]}),
+])
+def test_missing_scenarios_get_the_callers_reason(kind, params):
+    claims = [_claim(kind, scenario="absent", **params), _claim(kind, scenario="empty", **params)]
+    card = evaluate(claims, TABLES, {"main", "empty"},
+                    lambda claim, row: f"file of {row['scenario']}")
+    assert list(card["verdict"]) == [NOT_RUN, NO_DATA]
+    assert list(card["reason"]) == ["file of absent", "file of empty"]
+    empty = evaluate(claims[1:], Tables(ranked=pd.DataFrame(), truth={}, other=pd.DataFrame()),
+                     {"empty"}, lambda claim, row: "no estimates")
+    assert list(empty["reason"]) == ["no estimates"]
+
+
+def test_curves_of_rows_are_averaged_over_the_rows():
+    """ICE-like rows with slopes 8 and 12 per row: their mean curve has slope 10."""
+    rows = [{"scenario": "main", "learner": "rf", "method": "ice", "rep": r, "row": i,
+             "feature": "height", "x": x, "value": s * x + SLOPE_DEV[r]}
+            for r in range(REPS) for i, s in enumerate((8.0, 12.0)) for x in GRID]
+    tables = Tables(ranked=pd.DataFrame(), truth={}, other=pd.DataFrame(rows))
+    row = _row(_claim("curve_slope", method="ice", feature="height", range=[50, 80],
+                      value=10, atol=1e-9), tables)
+    # every repetition's mean curve is exactly of slope 10: SE 0, atol absorbs the rounding
+    assert row["verdict"] == REPRODUCED and "slope of height on [50, 80]: 10 " in row[
+        "reproduced"]
