@@ -296,15 +296,20 @@ def _study_with_data(tmp_path: Path, path: Path) -> Path:
     return study
 
 
-def test_check_stops_on_a_malformed_data_file(tmp_path):
-    lay = LAYOUTS["hour.csv"]
-    data = _write(tmp_path / "hour.csv", lay.with_value(2, "hum", "humid"))
-    study = _study_with_data(tmp_path, data)
-    res = subprocess.run(
+def _check(study: Path) -> subprocess.CompletedProcess:
+    """``python -m imlbench check`` of one study file, as a user runs it."""
+    return subprocess.run(
         [sys.executable, "-m", "imlbench", "--root", str(REPO), "--profile", "smoke", "check",
          "--study", str(study)],
         capture_output=True, text=True, timeout=300,
     )
+
+
+def test_check_stops_on_a_malformed_data_file(tmp_path):
+    lay = LAYOUTS["hour.csv"]
+    data = _write(tmp_path / "hour.csv", lay.with_value(2, "hum", "humid"))
+    study = _study_with_data(tmp_path, data)
+    res = _check(study)
     assert res.returncode == 2, res.stderr
     assert res.stdout == ""
     msg = res.stderr
@@ -321,11 +326,7 @@ def test_check_stops_on_a_table_too_small_to_train_on(tmp_path):
     rows = len(lay.lines()) - 1
     assert rows < 10
     study = _study_with_data(tmp_path, data)
-    res = subprocess.run(
-        [sys.executable, "-m", "imlbench", "--root", str(REPO), "--profile", "smoke", "check",
-         "--study", str(study)],
-        capture_output=True, text=True, timeout=300,
-    )
+    res = _check(study)
     assert res.returncode == 2, res.stderr
     assert f"key scenarios.bike.params: the data of DGP 'bikeshare' have {rows} rows" in res.stderr
     assert "allowed: a table that leaves at least 10" in res.stderr
