@@ -10,7 +10,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 VENV_BIN = REPO / ".venv" / "bin"
 #: the README's smoke-profile command, less the ``uv run`` in front
-SMOKE = ("--profile", "workflow/profiles/default", "--config", "profile=smoke")
+SMOKE = ("--cores", "2", "--profile", "workflow/profiles/default", "--config", "profile=smoke")
 
 
 def copy_project(dst: Path) -> Path:

@@ -239,12 +239,10 @@ def check_study(path: Path, profile: str, root: Path) -> Study:
 
 
 def dgp_abilities(dgp: DGP) -> set[str]:
-    """What a DGP offers to methods: a known conditional law (its class overrides
-    ``sample_conditional``, unless the instance's ``has_conditional`` says otherwise), a noise
+    """What a DGP offers to methods: a known conditional law (``has_conditional``), a noise
     block, reference rows."""
     out = set()
-    overrides = type(dgp).sample_conditional is not DGP.sample_conditional
-    if getattr(dgp, "has_conditional", overrides):
+    if dgp.has_conditional:
         out.add("conditional")
     if hasattr(dgp, "noise_features"):
         out.add("noise_block")

@@ -26,6 +26,12 @@ class DGP:
     has_truth: bool = True
 
     @property
+    def has_conditional(self) -> bool:
+        """Whether :meth:`sample_conditional` draws from the known conditional law (by
+        default: whether the class defines it)."""
+        return type(self).sample_conditional is not DGP.sample_conditional
+
+    @property
     def feature_names(self) -> list[str]:
         raise NotImplementedError
 

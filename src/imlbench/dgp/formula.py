@@ -209,9 +209,14 @@ class FormulaDGP(DGP):
             self._dependence(dependence)
         self.categorical = tuple(n for n, m in self.marginals.items() if m.law == "categorical")
         self.levels = {n: m.levels for n, m in self.marginals.items() if m.law == "categorical"}
-        self.has_conditional = not self.equations and all(
+        self._conditional_known = not self.equations and all(
             self.marginals[n].continuous for n in self.block)
         self.sample(PILOT_ROWS, np.random.default_rng(0))
+
+    @property
+    def has_conditional(self) -> bool:
+        """No structural equation and a continuous copula block (see the module doc)."""
+        return self._conditional_known
 
     def __reduce__(self) -> tuple:
         """Pickled as its study-file parameters (the compiled expressions are closures): a

@@ -23,6 +23,7 @@ import pandas as pd
 from imlbench.figures import figure
 from imlbench.figures import style as st
 from imlbench.figures.inputs import FigureInputs
+from imlbench.metrics.truth_errors import grid_points
 
 #: the truth columns that hold an importance (table ``importance``), as labelled
 IMPORTANCE_TRUTHS = {"marginal": "true marginal PFI", "conditional": "true conditional PFI"}
@@ -37,14 +38,11 @@ def _estimand(truth: pd.DataFrame) -> pd.Series:
 
 
 def _mean_curve(curve: pd.DataFrame) -> pd.DataFrame:
-    """The mean curve over repetitions: by x when the repetitions share a grid, else point by
-    point in grid order (x is then the mean of the points' x)."""
-    if curve.groupby("rep")["x"].apply(tuple).nunique() == 1 \
-            or curve.groupby("rep").size().nunique() > 1:
-        return curve.groupby("x", as_index=False)["value"].mean()
-    ordered = curve.sort_values(["rep", "x"]).assign(
-        point=lambda d: d.groupby("rep").cumcount())
-    return ordered.groupby("point")[["x", "value"]].mean()
+    """The mean curve of one method and learner over repetitions, point by point
+    (:func:`imlbench.metrics.truth_errors.grid_points`; x is the mean of the points' x)."""
+    df = curve.sort_values(["rep", "x"]).reset_index(drop=True)
+    points = grid_points(df, ["method", "learner"])
+    return df.groupby(points)[["x", "value"]].mean()
 
 
 def _centred(curve: pd.DataFrame, lo: float, hi: float) -> np.ndarray:

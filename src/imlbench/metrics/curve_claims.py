@@ -37,7 +37,7 @@ import pandas as pd
 
 from imlbench.metrics.claims import Tables, claim_kind, claim_row, combos, select_rows
 from imlbench.params import choice, feature_name, items, number, table, text
-from imlbench.stats import t_multiplier
+from imlbench.stats import mean_and_se, t_multiplier
 
 #: the tolerance of every kind but ``missing_at_max``: k (a normal quantile, turned into the t
 #: quantile of the repetitions) and an absolute floor
@@ -94,14 +94,9 @@ def _few_reps(stat: pd.Series, of: str, curves: pd.DataFrame, where: str) -> str
             f"{len(stat)} of {curves['rep'].nunique()}")
 
 
-def _se(d: pd.Series) -> float:
-    """The standard error of the mean of ``d``: sd over its repetitions / sqrt(their number)."""
-    return float(d.std(ddof=1) / np.sqrt(len(d)))
-
-
 def _equal(d: pd.Series, target: float, k: float, atol: float) -> tuple[bool, float, float]:
     """|mean(d) - target| <= t' SE + atol: (holds, SE, t' SE + atol)."""
-    se = _se(d)
+    se = mean_and_se(d)[1]
     allowed = float(t_multiplier(k, len(d) - 1)) * se + atol
     return bool(abs(d.mean() - target) <= allowed), se, allowed
 
@@ -185,7 +180,7 @@ def curve_kink(claim: dict, t: Tables) -> list[dict]:
             ok, se, _ = _equal(d, value, k, atol)
             tol = _tolerance(k, len(d), atol)
         else:
-            se = _se(d)
+            se = mean_and_se(d)[1]
             tk = float(t_multiplier(k, len(d) - 1))
             ok = bool(d.mean() - tk * se > value)
             tol = (f"mean - t({k:g}) SE > {value:g} (t({k:g}) = {tk:.3g}: the t quantile at "

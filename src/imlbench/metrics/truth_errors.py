@@ -41,7 +41,7 @@ from imlbench.config import Study
 from imlbench.explain.api import METHODS
 from imlbench.metrics.claims import Tables, claim_kind, claim_row, combos, select_rows
 from imlbench.params import choice, feature_names, number, study_name, with_defaults
-from imlbench.stats import t_multiplier
+from imlbench.stats import mean_and_se, t_multiplier
 
 KEYS = ["scenario", "learner", "method"]
 ANCHORS = ("mean", "none")
@@ -220,16 +220,24 @@ def rep_errors(est: pd.DataFrame, truth: pd.DataFrame, estimand: str) -> pd.Data
     return out.assign(error=out["estimate"] - out["truth"])[REP_COLUMNS]
 
 
+def grid_points(df: pd.DataFrame, curve: list[str]) -> pd.Series:
+    """The grid point of each row of the curves in ``df`` (the columns ``curve`` name one
+    curve; rows sorted by curve, ``rep`` and ``x``): its position within its repetition when
+    every repetition of the curve has as many points (a data-dependent grid has another x in
+    each repetition), else its x."""
+    position = df.groupby([*curve, "rep"], sort=False).cumcount().astype(float)
+    lengths = df.groupby([*curve, "rep"], sort=False)["x"].transform("size")
+    same = lengths.groupby([df[k] for k in curve], sort=False).transform("nunique") == 1
+    return position.where(same, df["x"]).fillna(0.0)
+
+
 def summarise_errors(reps: pd.DataFrame) -> pd.DataFrame:
     """Per point over the repetitions (columns :data:`COLUMNS`, see the module doc)."""
     if reps.empty:
         return pd.DataFrame(columns=COLUMNS)
     curve = [*KEYS, "estimand", "anchor", "feature"]
     df = reps.sort_values([*curve, "rep", "x"]).reset_index(drop=True)
-    position = df.groupby([*curve, "rep"], sort=False).cumcount().astype(float)
-    lengths = df.groupby([*curve, "rep"], sort=False)["x"].transform("size")
-    same = lengths.groupby([df[k] for k in curve], sort=False).transform("nunique") == 1
-    df["point"] = position.where(same, df["x"]).fillna(0.0)
+    df["point"] = grid_points(df, curve)
     df["sq"] = df["error"] ** 2
     g = df.groupby([*curve, "point"], sort=False)
     out = g.agg(x=("x", "mean"), truth=("truth", "mean"), truth_se=("truth_se", "mean"),
@@ -340,7 +348,7 @@ def closer_to_truth(claim: dict, t: Tables) -> list[dict]:
                                   f"a paired comparison needs 2 common repetitions or more; "
                                   f"{method} and {than} share {len(d)}"))
             continue
-        se = d.std(ddof=1) / np.sqrt(len(d))
+        se = mean_and_se(d)[1]
         rmse_a, rmse_b = np.sqrt(mse_a[d.index].mean()), np.sqrt(mse_b[d.index].mean())
         rows.append(claim_row(
             claim, learner, method,

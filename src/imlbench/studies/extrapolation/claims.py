@@ -12,6 +12,7 @@ import numpy as np
 
 from imlbench.metrics.claims import Tables, claim_kind, claim_row, combos, select_rows
 from imlbench.params import REQUIRED, choice, feature_name, items, number, study_name
+from imlbench.stats import mean_and_se
 
 Z3 = {"z": number(3.0, minimum=0)}
 
@@ -67,7 +68,7 @@ def rank_order(claim: dict, t: Tables) -> list[dict]:
         hi = r[r["feature"].isin(claim["higher"])].groupby("rep")["rank"].mean()
         lo = r[r["feature"].isin(claim["lower"])].groupby("rep")["rank"].mean()
         d = (hi - lo).dropna()
-        se = d.std(ddof=1) / np.sqrt(len(d)) if len(d) > 1 else np.inf
+        se = mean_and_se(d)[1]
         ok = bool(d.mean() - z * se > 0)
         rows.append(claim_row(
             claim, learner, method,
@@ -97,7 +98,7 @@ def matches_model_theory(claim: dict, t: Tables) -> list[dict]:
                       suffixes=("", "_theory"))
         sums = m.groupby("rep")[["value", "value_theory"]].sum()
         ratio = sums["value"] / sums["value_theory"]
-        se = ratio.std(ddof=1) / np.sqrt(len(ratio)) if len(ratio) > 1 else np.inf
+        se = mean_and_se(ratio)[1]
         ok = bool(abs(ratio.mean() - 1.0) <= z * se)
         rows.append(claim_row(
             claim, learner, method,
