@@ -329,7 +329,8 @@ CASES: list[Broken] = [
            doc(lambda d: d["scenarios"]["main"].__setitem__("rep", d["scenarios"]["main"]
                                                            .pop("reps"))),
            "key scenarios.main", ("unknown key(s) 'rep'", "allowed: chunk_size, description, dgp, "
-                                  "fit_models, learners, methods, n, n_test, params, reps")),
+                                  "exclusive, fit_models, learners, methods, n, n_test, params, "
+                                  "reps")),
     Broken("unknown_learner_in_scenario", "learner xgb in a scenario", STUDY,
            append_at("scenarios", "main", "learners", value="xgb"),
            "key scenarios.main.learners", ("'xgb'", f"allowed: {STUDY_LEARNERS}")),

@@ -59,7 +59,7 @@ def _check_message(msg: str, path: Path, key: str, fragments: list[str]) -> None
 
 def test_shipped_config_is_valid(root):
     cfg, studies = check_config(root)
-    assert set(studies) == {STUDY, "conditional_subgroups", "pd_pfi_dgp"}
+    assert set(studies) == {STUDY, "conditional_subgroups", "pd_pfi_dgp", "stratpd"}
     for profile in ("smoke", "paper"):
         _, studies = check_config(root, {**cfg, "profile": profile})
         assert {s.profile for s in studies.values()} == {profile}
@@ -176,7 +176,8 @@ def test_check_reports_the_error_of_a_study_that_is_not_enabled(root, capsys, mo
 def test_check_names_the_study_files_when_the_study_is_unknown(root, capsys, monkeypatch):
     monkeypatch.setattr(os, "environ", dict(os.environ))
     assert cli_main(["--root", str(root), "check", "--study", "shapley"]) == 2
-    assert "allowed: conditional_subgroups, extrapolation, pd_pfi_dgp" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "allowed: conditional_subgroups, extrapolation, pd_pfi_dgp, stratpd" in err
 
 
 def test_method_parameters_per_profile(root):
@@ -264,7 +265,7 @@ def test_load_study_rejects_two_scenarios_of_one_name_in_any_profile(root):
     ("pdp_uncertainty_toy", {"noise_sd": -1}, "noise_sd", "a number >= 0"),
 ])
 def test_dgp_constructors_reject_invalid_values(dgp, params, key, allowed):
-    study_packages.load(["extrapolation", "conditional_subgroups", "pd_pfi_dgp"])
+    study_packages.load(["extrapolation", "conditional_subgroups", "pd_pfi_dgp", "stratpd"])
     with pytest.raises(ParamError) as err:
         make_dgp(dgp, params)
     assert err.value.key == key

@@ -22,7 +22,8 @@ from imlbench.metrics.curve_claims import ls_slope
 from imlbench.params import ParamError, check_all
 from imlbench.stats import t_multiplier
 
-KINDS = ("curve_slope", "curve_kink", "curve_levels", "missing_at_max", "growth_exponent")
+KINDS = ("curve_slope", "curve_kink", "curve_levels", "missing_at_max", "growth_exponent",
+         "curve_error", "published_value")
 REPS = 8
 RNG = np.random.default_rng(7)
 #: per repetition, a slope deviation (sd 0.2) and a point noise (sd 0.05): the mean slope over
@@ -136,7 +137,7 @@ def test_curve_kink_finds_the_slope_change():
     assert _row(_claim("curve_kink", **base, value=-6))["verdict"] == REPRODUCED
     assert _row(_claim("curve_kink", **base, value=0))["verdict"] == NOT_REPRODUCED
     # one-sided: the change is above -8 by far, not above -5 (1 above the truth, ~ 10 SE)
-    at_least = {**base, "compare": "at_least"}
+    at_least = {**base, "compare": "above"}
     assert _row(_claim("curve_kink", **at_least, value=-8))["verdict"] == REPRODUCED
     assert _row(_claim("curve_kink", **at_least, value=-5))["verdict"] == NOT_REPRODUCED
     # a straight line has no kink: the curve left of 70, split at 60
@@ -256,3 +257,75 @@ def test_curves_of_rows_are_averaged_over_the_rows():
     # every repetition's mean curve is exactly of slope 10: SE 0, atol absorbs the rounding
     assert row["verdict"] == REPRODUCED and "slope of height on [50, 80]: 10 " in row[
         "reproduced"]
+
+
+def test_one_sided_comparisons_of_slopes_and_levels():
+    # the slope on [50, 70] is 10 with an SE of about 0.07 (see SLOPE_SD)
+    slope = {"feature": "height", "range": [50, 70]}
+    assert _row(_claim("curve_slope", **slope, value=9.0, compare="above"))[
+        "verdict"] == REPRODUCED
+    assert _row(_claim("curve_slope", **slope, value=10.0, compare="above"))[
+        "verdict"] == NOT_REPRODUCED  # equal is not above
+    assert _row(_claim("curve_slope", **slope, value=11.0, compare="below"))[
+        "verdict"] == REPRODUCED
+    row = _row(_claim("curve_slope", **slope, value=9.0, compare="below"))
+    assert row["verdict"] == NOT_REPRODUCED
+    assert row["tolerance"].startswith("mean + t(3) SE < 9")
+    # level gaps 20, 30, 40, 50 (SE about 1 / sqrt(8) per level)
+    levels = {"feature": "state", "reference": 0}
+    assert _row(_claim("curve_levels", **levels, values={"1": 25, "4": 55},
+                       compare="below"))["verdict"] == REPRODUCED
+    assert _row(_claim("curve_levels", **levels, values={"1": 25, "4": 45},
+                       compare="below"))["verdict"] == NOT_REPRODUCED  # 50 is not below 45
+
+
+def _error_reps(bias: float, noise: float = 0.01, reps: int = 6) -> pd.DataFrame:
+    """truth_error_reps rows of one curve: truth x^2 on [-2, 2] (range 4), the estimate the
+    truth plus ``bias`` x plus a constant (anchoring removes it) and point noise."""
+    x = np.linspace(-2, 2, 21)
+    rows = []
+    for r in range(reps):
+        est = x**2 + bias * x + 3.0 + RNG.normal(0, noise, len(x))
+        rows += [{"scenario": "main", "learner": "rf", "method": "stratpd", "rep": r,
+                  "feature": "x1", "x": xi, "estimand": "ale", "anchor": "none",
+                  "estimate": e, "truth": t, "truth_se": 0.0, "error": e - t}
+                 for xi, e, t in zip(x, est, x**2, strict=True)]
+    return pd.DataFrame(rows)
+
+
+def test_curve_error_anchors_both_curves_and_bounds_the_relative_error():
+    claim = _claim("curve_error", feature="x1", max=0.05)
+    close = Tables(ranked=pd.DataFrame(), truth={}, other=pd.DataFrame(),
+                   truth_error_reps=_error_reps(bias=0.0))
+    row = _row(claim, close)
+    assert row["verdict"] == REPRODUCED  # a constant offset is no error once anchored
+    assert "RMS" in row["reproduced"] and "sup" in row["reproduced"]
+    # e(x) = 0.5 (x + 2) after anchoring at x = -2: RMS 0.5 sqrt(mean (x + 2)^2) = 1.18 on
+    # this grid, 30% of the truth's range 4
+    off = Tables(ranked=pd.DataFrame(), truth={}, other=pd.DataFrame(),
+                 truth_error_reps=_error_reps(bias=0.5))
+    assert _row(claim, off)["verdict"] == NOT_REPRODUCED
+    assert _row({**claim, "max": 0.25}, off)["verdict"] == NOT_REPRODUCED
+    assert _row({**claim, "max": 0.35}, off)["verdict"] == REPRODUCED
+    sup = _row({**claim, "measure": "sup", "relative": False, "max": 2.1}, off)
+    assert sup["verdict"] == REPRODUCED  # the largest error is 0.5 * 4 = 2 at x = 2
+    # anchored at the middle (x = 0) the largest error halves
+    assert _row({**claim, "measure": "sup", "relative": False, "max": 1.1, "at": 0.0},
+                off)["verdict"] == REPRODUCED
+    missing = _row(_claim("curve_error", feature="x9", max=0.05), close)
+    assert missing["verdict"] == NO_DATA and "x9" in missing["reason"]
+
+
+def test_published_value_uses_the_prediction_interval_of_one_run():
+    values = np.array([0.990, 0.992, 0.994, 0.996, 0.998])  # mean 0.994, sd 0.00316
+    fits = pd.DataFrame({"scenario": "main", "learner": "rf", "method": "fit",
+                         "rep": range(5), "metric": "r2_train", "value": values})
+    tables = Tables(ranked=pd.DataFrame(), truth={}, other=fits)
+    allowed = float(t_multiplier(3.0, 4)) * values.std(ddof=1) * np.sqrt(1 + 1 / 5)
+    near = 0.994 + 0.9 * allowed
+    far = 0.994 + 1.1 * allowed
+    claim = _claim("published_value", method="fit", metric="r2_train")
+    assert _row({**claim, "value": near}, tables)["verdict"] == REPRODUCED
+    assert _row({**claim, "value": far}, tables)["verdict"] == NOT_REPRODUCED
+    other = _row({**claim, "metric": "r2_oob", "value": 0.99}, tables)
+    assert other["verdict"] == NO_DATA and "r2_train" in other["reason"]

@@ -218,7 +218,7 @@ def test_wine_quality_is_a_score_from_0_to_10(tmp_path):
 
 def test_the_dgps_raise_the_loaders_message(tmp_path):
     """The DGPs read their table when asked for the feature names, as the check does."""
-    studies.load(["extrapolation", "conditional_subgroups", "pd_pfi_dgp"])
+    studies.load(["extrapolation", "conditional_subgroups", "pd_pfi_dgp", "stratpd"])
     for dgp, name, params in [("bikeshare", "hour.csv", {"source": "uci"}),
                               ("bikeshare_daily", "day.csv", {"source": "uci"}),
                               ("pdpfi_application", "winequality-red.csv", {"source": "wine"})]:

@@ -66,6 +66,8 @@ def test_allowed_values_pass(given):
     ({"need": 1, "width": -1}, "width", "allowed: a number >= 0 or auto"),
     ({"need": 1, "sampler": "ctree"}, "sampler", "allowed: exact, gaussian, impute_rf"),
     ({"need": 1, "extra": 1}, "", "unknown parameter(s) extra of m; allowed: cut, grid"),
+    # YAML reads the key `off:` as the boolean false
+    ({"need": 1, False: 1}, "", "unknown parameter(s) False of m; allowed: cut, grid"),
     ({}, "", "parameter(s) need of m must be given; allowed: need: an integer"),
 ])
 def test_a_wrong_value_names_its_key_and_the_allowed_values(given, key, fragment):

@@ -21,7 +21,7 @@ from imlbench.explain.samplers import SAMPLERS
 from imlbench.learners import LEARNERS
 
 README = (Path(__file__).resolve().parents[1] / "README.md").read_text()
-STUDIES = ("extrapolation", "conditional_subgroups", "pd_pfi_dgp")
+STUDIES = ("extrapolation", "conditional_subgroups", "pd_pfi_dgp", "stratpd")
 studies.load(STUDIES)
 
 

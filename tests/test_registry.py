@@ -9,7 +9,7 @@ from imlbench.dgp.base import DGPS
 from imlbench.explain.api import METHODS
 from imlbench.registry import Registry, owning_study
 
-studies.load(["extrapolation", "conditional_subgroups", "pd_pfi_dgp"])
+studies.load(["extrapolation", "conditional_subgroups", "pd_pfi_dgp", "stratpd"])
 
 
 def test_an_entry_belongs_to_the_study_whose_package_defines_it():

@@ -72,8 +72,10 @@ def test_a_figure_depends_on_its_own_code_only(studies):
 def test_the_scorecard_reads_tests_truths_and_metrics_not_importances(studies):
     study = studies["extrapolation"]
     methods = {Path(p).parent.name for p in targets.claim_estimates(study)}
-    assert methods == {"lm_theory", "test_permute", "test_conditional", "test_knockoff",
-                       "pdp_x1", "ice_x1"}  # the curve claims of Fig. 3 read these
+    # the tests, the theories of Theorems 1 and 3, and the curves the claims of Figs. 3-6 read
+    assert methods == {"lm_theory", "lm_theory_conditional", "lm_theory_drop",
+                       "lm_theory_relearn", "test_permute", "test_conditional", "test_knockoff",
+                       "pdp_x1", "ice_x1", "ice", "surface"}
     summarised = {Path(p).parent.name for p in targets.summarised_estimates(study)}
     assert {"pfi", "oob", "cpfi", "loco"} <= summarised and "pdp" not in summarised
 

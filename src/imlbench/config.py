@@ -146,6 +146,8 @@ class Scenario:
     #: whether the fit stage fits each learner per repetition (false: the methods refit
     #: the learners themselves and need no fitted model).
     fit_models: bool = True
+    #: whether its explain jobs run with no other job on the cores (timing methods).
+    exclusive: bool = False
 
     @property
     def chunks(self) -> list[str]:
@@ -250,6 +252,7 @@ def expand_scenarios(family: str, spec: dict, profile: str) -> list[Scenario]:
             learners=tuple(spec["learners"]), methods=tuple(spec["methods"]), swept=swept,
             test_fraction=float(spec.get("test_fraction", 0.0)),
             fit_models=bool(spec.get("fit_models", True)),
+            exclusive=bool(spec.get("exclusive", False)),
         ))
     return out
 

@@ -224,7 +224,7 @@ def check_all(declared: Mapping[str, Param], given: Mapping[str, Any], prefix: s
     ``required`` is false: the keys of a nested mapping are all optional), every value allowed.
     ``prefix`` is prepended to the keys in errors; ``owner`` names the method, sampler or claim
     kind in them."""
-    unknown = sorted(set(given) - set(declared))
+    unknown = sorted(map(str, set(given) - set(declared)))  # YAML may give a key as a bool
     of = f" of {owner}" if owner else ""
     if unknown:
         raise ParamError(prefix, f"unknown parameter(s) {', '.join(unknown)}{of}; allowed: "

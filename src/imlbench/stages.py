@@ -166,7 +166,7 @@ def run_truth(study: Study, scenario: str, base_seed: int, outs: dict[str, Path]
 
 def run_figure(study: Study, figure: str, inputs: list[str], outs: dict[str, Path]) -> None:
     """Draw figure ``figure`` of the study from ``inputs`` (``kind=path``: estimates, truth,
-    ranks, summary, data) into ``outs['png']`` and ``outs['pdf']``."""
+    ranks, summary, data, truth_error_reps) into ``outs['png']`` and ``outs['pdf']``."""
     spec = study.figures[figure]
     paths: dict[str, list[Path]] = {}
     for kind, path in (item.split("=", 1) for item in inputs):

@@ -31,7 +31,7 @@ from imlbench.seeds import config_hash
 from imlbench.truth import TRUTHS, estimands
 
 #: the kinds of files a figure job reads
-FIGURE_INPUTS = ("estimates", "truth", "ranks", "summary", "data")
+FIGURE_INPUTS = ("estimates", "truth", "ranks", "summary", "data", "truth_error_reps")
 
 
 def data_path(study: str, scenario: str, chunk: str) -> str:
@@ -147,6 +147,8 @@ def figure_inputs(study: Study, fig: str) -> dict[str, list[str]]:
                   if e in declared.truths],
         "ranks": [metrics["ranks"]] if "ranks" in declared.tables else [],
         "summary": [metrics["summary"]] if "summary" in declared.tables else [],
+        "truth_error_reps": ([metrics["truth_error_reps"]]
+                             if "truth_error_reps" in declared.tables else []),
         # a scenario may run no repetitions in a profile
         "data": [data_path(study.name, sc.name, "c0") for sc in scenarios
                  if sc.chunks and "data" in declared.tables],

@@ -1,5 +1,7 @@
 # One job per (scenario, chunk) runs every method of every learner and writes one
 # Parquet file per (learner, method), at estimates/{scenario}/{learner}/{method}/{chunk}.
+# The jobs of an `exclusive` scenario (run-time measurements) claim every core, so that no
+# other job runs beside them; they compute on one thread all the same.
 for _study in STUDIES.values():
     for _sc in _study.scenarios.values():
 
@@ -27,7 +29,7 @@ for _study in STUDIES.values():
                 scenario=_sc.name,
                 models=lambda w, input: [f"{Path(p).parent.name}={p}" for p in input.models],
                 outs=lambda w, output: pairs(output),
-            threads: 1
+            threads: workflow.cores if _sc.exclusive else 1
             message:
                 f"explain {_study.name}/{_sc.name} {{wildcards.chunk}}: "
                 f"{len(targets.explain_pairs(_study, _sc))} (learner, method) pairs"
@@ -38,7 +40,7 @@ for _study in STUDIES.values():
             conda:
                 ENV
             shell:
-                "{params.cli} --threads {threads} explain --study {params.study:q} "
+                "{params.cli} --threads 1 explain --study {params.study:q} "
                 "--scenario {params.scenario:q} --chunk {wildcards.chunk:q} "
                 "--data {input.data:q} --models {params.models:q} --out {params.outs:q} "
                 "2> {log:q}"

@@ -9,6 +9,8 @@ README's method tables.
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pandas as pd
 
@@ -26,6 +28,7 @@ from imlbench.explain.api import (
     FEATURES,
     GRID,
     INTERVALS,
+    METHODS,
     PFI_OPTIONS,
     SAMPLER,
     SUBGROUPS,
@@ -58,11 +61,28 @@ from imlbench.explain.importance import (
 )
 from imlbench.explain.learner_level import SCHEMES, learner_pd_pfi, nadeau_bengio_c, resample_splits
 from imlbench.explain.lime import DISTANCES, SAMPLINGS, SELECTIONS, lime_coefficients
-from imlbench.explain.oob import oob_permutation_importance
+from imlbench.explain.oob import oob_permutation_importance, oob_predictions
 from imlbench.explain.relearn import relearn_importance
 from imlbench.explain.shapley import ESTIMATORS, shapley_exact, shapley_permutation, shapley_tree
-from imlbench.explain.stratpd import ANCHORS, GAPS, REFERENCES, catstratpd, stratpd
-from imlbench.params import choice, feature_name, flag, integer, items, number, table
+from imlbench.explain.stratpd import (
+    ANCHORS,
+    GAPS,
+    REFERENCES,
+    average_trials,
+    catstratpd_trials,
+    stratpd_trials,
+)
+from imlbench.explain.timing import time_by_size
+from imlbench.params import (
+    choice,
+    feature_name,
+    flag,
+    integer,
+    items,
+    number,
+    registered,
+    table,
+)
 
 N_REPEATS = {"n_repeats": integer(1, minimum=1)}
 #: two features (second-order effects and surfaces)
@@ -266,35 +286,45 @@ def _mplot(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.Da
     "min_samples_leaf": integer(10, minimum=1), "min_slopes_per_x": integer(5, minimum=1),
     "ntrials": integer(1, minimum=1), "gaps": choice("span", GAPS),
     "reference": choice("random", REFERENCES), "anchor": choice("random", ANCHORS),
-    "max_passes": integer(3, minimum=1),
+    "max_passes": integer(3, minimum=1), "trials": choice("mean", ("mean", "each")),
 })
 def _stratpd(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
     """StratPD (numeric) or CatStratPD (categorical) from the training data, no model calls
-    (Parr & Wilson, Algorithms 1 and 2)."""
+    (Parr & Wilson, Algorithms 1 and 2). With ``ntrials`` > 1, ``trials: mean`` gives the
+    average of the bootstrap trials per x, ``each`` every trial's curve (column ``row``: the
+    trial; their mean per x is that average)."""
     cats = categorical(ctx, params)
-    leaf, trials = params["min_samples_leaf"], params["ntrials"]
+    options = {"min_samples_leaf": params["min_samples_leaf"], "ntrials": params["ntrials"],
+               "rng": rng}
     frames = []
     for j in ctx.features(params):
         if j in cats:
-            x, value = catstratpd(ctx.X, ctx.y, j, min_samples_leaf=leaf, ntrials=trials,
-                                  rng=rng, reference=params["reference"],
-                                  anchor=params["anchor"], max_passes=params["max_passes"])
+            curves = catstratpd_trials(ctx.X, ctx.y, j, reference=params["reference"],
+                                       anchor=params["anchor"],
+                                       max_passes=params["max_passes"], **options)
         else:
-            x, value = stratpd(ctx.X, ctx.y, j, min_samples_leaf=leaf, ntrials=trials, rng=rng,
-                               min_slopes_per_x=params["min_slopes_per_x"], gaps=params["gaps"])
-        frames.append(pd.DataFrame({"feature": ctx.feature_names[j], "x": x, "value": value}))
+            curves = stratpd_trials(ctx.X, ctx.y, j, gaps=params["gaps"],
+                                    min_slopes_per_x=params["min_slopes_per_x"], **options)
+        name = ctx.feature_names[j]
+        if params["trials"] == "mean":
+            x, value = average_trials(curves)
+            frames.append(pd.DataFrame({"feature": name, "x": x, "value": value}))
+        else:
+            frames += [pd.DataFrame({"feature": name, "row": t, "x": x, "value": v}).dropna()
+                       for t, (x, v) in enumerate(curves)]
     return pd.concat(frames, ignore_index=True)
 
 
-@method("shap", needs=lambda p: {"trees"} if p["estimator"] == "tree" else set(), params={
+@method("shap", needs=lambda p: {"trees"} if p["estimator"].startswith("tree") else set(), params={
     **FEATURES, "estimator": choice("exact", ESTIMATORS),
     "n_background": integer(100, minimum=1), "n_rows": integer(100, minimum=1),
     "n_permutations": integer(10, minimum=1), **DATA,
 })
 def _shap(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
-    """Interventional Shapley values of ``n_rows`` rows against ``n_background`` rows, long
-    format (one row per explained row and feature, with the feature's value: plotted, the
-    SHAP dependence curve)."""
+    """Interventional Shapley values of ``n_rows`` rows against ``n_background`` rows (or, with
+    ``estimator: tree_path``, the path-dependent values of a tree ensemble, no background),
+    long format (one row per explained row and feature, with the feature's value: plotted,
+    the SHAP dependence curve)."""
     X, _ = ctx.data(params)
     rows = X[np.sort(draw_indices(len(X), params["n_rows"], rng))]
     background = X[draw_indices(len(X), params["n_background"], rng)]
@@ -304,7 +334,8 @@ def _shap(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.Dat
         phi = shapley_permutation(ctx.predict, rows, background, params["n_permutations"], rng,
                                   max_rows=ctx.max_rows)
     else:
-        phi = shapley_tree(ctx.model, rows, background)
+        phi = shapley_tree(ctx.model, rows,
+                           background if params["estimator"] == "tree" else None)
     S = ctx.features(params)
     return pd.DataFrame({
         "feature": np.tile([ctx.feature_names[j] for j in S], len(rows)),
@@ -444,3 +475,63 @@ def _learner_pd_pfi(ctx: ExplainContext, params: dict, rng: np.random.Generator)
             "lower_corrected": corrected[0].ravel(), "upper_corrected": corrected[1].ravel(),
         }))
     return pd.concat(frames, ignore_index=True)
+
+
+def _r2(y: np.ndarray, pred: np.ndarray) -> float:
+    ok = ~np.isnan(pred)
+    y, pred = y[ok], pred[ok]
+    return float(1 - ((y - pred) ** 2).sum() / ((y - y.mean()) ** 2).sum())
+
+
+@method("model_fit", kind="metric")
+def _model_fit(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
+    """How well the fitted model predicts: R^2 = 1 - SSE / SST on the training rows
+    (``r2_train``), on the test rows when the scenario has them (``r2_test``), and for a
+    bagged forest on the out-of-bag predictions (``r2_oob``, the rows some tree left out).
+    Columns metric, value."""
+    out = {"r2_train": _r2(ctx.y, ctx.predict(ctx.X))}
+    if ctx.X_test is not None and len(ctx.X_test):
+        out["r2_test"] = _r2(ctx.y_test, ctx.predict(ctx.X_test))
+    if getattr(ctx.model, "estimators_samples_", None) is not None:
+        out["r2_oob"] = _r2(ctx.y, oob_predictions(ctx.model, ctx.X))
+    return pd.DataFrame({"metric": list(out), "value": list(out.values())})
+
+
+@method("marginal_y", kind="effect", params={**FEATURES, **DATA})
+def _marginal_y(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
+    """The marginal plot of the data: mean y per unique value of x_j (no model; it mixes in
+    the effects of the features that x_j is correlated with). Columns feature, x, value,
+    count."""
+    X, y = ctx.data(params)
+    frames = []
+    for j in ctx.features(params):
+        ux, inverse, counts = np.unique(X[:, j], return_inverse=True, return_counts=True)
+        frames.append(pd.DataFrame({"feature": ctx.feature_names[j], "x": ux,
+                                    "value": np.bincount(inverse, weights=y) / counts,
+                                    "count": counts}))
+    return pd.concat(frames, ignore_index=True)
+
+
+def _timed_params(p: dict) -> dict:
+    return METHODS.get(p["timed"]).params if p.get("timed") in METHODS else {}
+
+
+@method("timing", params={
+    **FEATURES, "timed": registered(METHODS), "timed_params": table(_timed_params, {}),
+    "sizes": items(integer(minimum=2)), "times": integer(3, minimum=1),
+})
+def _timing(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
+    """Seconds per call of method ``timed`` (with ``timed_params``) explaining one feature on the
+    first n of a random order of the training rows, for every n of ``sizes``, ``times`` times
+    (:func:`imlbench.explain.timing.time_by_size`). Columns feature, n, repeat, seconds, and
+    levels: the feature's distinct values among the n rows."""
+    timed = METHODS.get(params["timed"])
+    inner = dict(params["timed_params"])
+    call_rng = np.random.default_rng(rng.integers(2**63))
+
+    def run(rows: np.ndarray, j: int) -> object:
+        sub = dataclasses.replace(ctx, X=ctx.X[rows], y=ctx.y[rows], samplers={})
+        return timed(sub, {**inner, "features": [ctx.feature_names[j]]}, call_rng)
+
+    return named(ctx, time_by_size(run, ctx.X, ctx.features(params), params["sizes"],
+                                   params["times"], rng))

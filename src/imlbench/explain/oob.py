@@ -54,3 +54,15 @@ def oob_permutation_importance(
         se = diffs.std(axis=0, ddof=1) / np.sqrt(len(diffs))
         value = np.divide(value, se, out=np.zeros_like(value), where=se > 0)
     return pd.DataFrame({"feature": features, "value": value})
+
+
+def oob_predictions(forest, X: np.ndarray) -> np.ndarray:
+    """Each training row's out-of-bag prediction: the mean prediction of the trees whose
+    bootstrap sample left it out (NaN for a row every tree drew), as ``oob_prediction_``."""
+    X32 = np.asarray(X, dtype=np.float32)
+    total, count = np.zeros(len(X)), np.zeros(len(X))
+    for tree, in_bag in zip(forest.estimators_, forest.estimators_samples_, strict=True):
+        oob = np.setdiff1d(np.arange(len(X)), in_bag)
+        total[oob] += tree.predict(X32[oob], check_input=False)
+        count[oob] += 1
+    return np.divide(total, count, out=np.full(len(X), np.nan), where=count > 0)

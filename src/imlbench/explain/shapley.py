@@ -9,7 +9,9 @@ phi_j = sum_{S not containing j} |S|! (p - |S| - 1)! / p! [v(S + j) - v(S)].
 ``predict`` calls); ``permutation`` averages v(pre(j) + j) - v(pre(j)) over random feature
 orders, each order paired with its reverse (antithetic sampling), and is unbiased.
 Tree ensembles can instead go through ``shap.TreeExplainer`` with the same background
-(``feature_perturbation="interventional"``), which computes the same exact values.
+(``feature_perturbation="interventional"``), which computes the same exact values, or its
+path-dependent game (``tree_path``: no background; the trees' cover of each split stands in for
+the conditional law; Parr & Wilson's Fig. 6 shows both).
 Plotting phi_j against x_j over the explained rows is the SHAP dependence curve.
 """
 
@@ -22,7 +24,7 @@ import numpy as np
 
 from imlbench.explain.batching import DEFAULT_MAX_ROWS, Predict, predict_stacked
 
-ESTIMATORS = ("exact", "permutation", "tree")
+ESTIMATORS = ("exact", "permutation", "tree", "tree_path")
 MAX_EXACT_FEATURES = 14
 
 
@@ -90,10 +92,16 @@ def shapley_permutation(
     return phi / len(orders)
 
 
-def shapley_tree(model: Any, X: np.ndarray, background: np.ndarray) -> np.ndarray:
-    """Exact interventional Shapley values of a tree ensemble through ``shap.TreeExplainer``."""
+def shapley_tree(model: Any, X: np.ndarray, background: np.ndarray | None) -> np.ndarray:
+    """Exact Shapley values of a tree ensemble through ``shap.TreeExplainer``: interventional
+    against ``background``, or, with ``background`` None, "tree path dependent" (v(S) the
+    tree's own estimate of E[f | x_S], following each split on a feature outside S to both
+    children weighted by their training counts; Lundberg et al. 2020)."""
     import shap
 
-    explainer = shap.TreeExplainer(model, data=background,
-                                   feature_perturbation="interventional")
+    if background is None:
+        explainer = shap.TreeExplainer(model, feature_perturbation="tree_path_dependent")
+    else:
+        explainer = shap.TreeExplainer(model, data=background,
+                                       feature_perturbation="interventional")
     return np.asarray(explainer.shap_values(X, check_additivity=False), dtype=float)

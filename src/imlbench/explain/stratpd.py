@@ -36,16 +36,24 @@ REFERENCES = ("random", "min")
 ANCHORS = ("random", "mean")
 
 
-def _leaves(
+def stratify(
     X_other: np.ndarray, y: np.ndarray, min_samples_leaf: int, rng: np.random.Generator
-) -> list[np.ndarray]:
-    """Row indices of each leaf of a regression tree fitted to (X_-j, y), by leaf id."""
+) -> np.ndarray:
+    """The stratum of each row: its leaf id in a regression tree fitted to (X_-j, y) with
+    ``min_samples_leaf`` (Algorithms 1 and 2, line 1; the tree's predictions are not used)."""
     from sklearn.tree import DecisionTreeRegressor
 
     tree = DecisionTreeRegressor(
         min_samples_leaf=min_samples_leaf, random_state=int(rng.integers(2**31 - 1))
     ).fit(X_other, y)
-    leaf = tree.apply(X_other)
+    return tree.apply(X_other)
+
+
+def _leaves(
+    X_other: np.ndarray, y: np.ndarray, min_samples_leaf: int, rng: np.random.Generator
+) -> list[np.ndarray]:
+    """Row indices of each leaf of :func:`stratify`'s tree, by leaf id."""
+    leaf = stratify(X_other, y, min_samples_leaf, rng)
     order = np.argsort(leaf, kind="stable")
     bounds = np.flatnonzero(np.diff(leaf[order])) + 1
     return np.split(order, bounds)
@@ -100,19 +108,25 @@ def _stratpd_once(
     raise ValueError(f"StratPD gaps {gaps!r} is not one of {', '.join(GAPS)}")
 
 
-def _bootstrap_average(
-    X: np.ndarray, y: np.ndarray, ntrials: int, rng: np.random.Generator, once
-) -> tuple[np.ndarray, np.ndarray]:
-    """``once(X, y)`` on the data (ntrials = 1) or averaged per x over bootstrap resamples.
+Curve = tuple[np.ndarray, np.ndarray]
+
+
+def _trials(X: np.ndarray, y: np.ndarray, ntrials: int, rng: np.random.Generator, once
+            ) -> list[Curve]:
+    """``once(X, y)`` on the data (ntrials = 1) or on each of ``ntrials`` bootstrap resamples."""
+    curves = []
+    for _ in range(max(ntrials, 1)):
+        rows = rng.integers(0, len(X), size=len(X)) if ntrials > 1 else slice(None)
+        curves.append(once(X[rows], y[rows]))
+    return curves
+
+
+def average_trials(curves: list[Curve]) -> Curve:
+    """The curves of bootstrap trials averaged per x value (or category).
 
     Values a trial leaves undefined (NaN) do not count; x values no trial defines are dropped.
     """
-    xs, vs = [], []
-    for _ in range(max(ntrials, 1)):
-        rows = rng.integers(0, len(X), size=len(X)) if ntrials > 1 else slice(None)
-        x, v = once(X[rows], y[rows])
-        xs.append(x)
-        vs.append(v)
+    xs, vs = [c[0] for c in curves], [c[1] for c in curves]
     allx = np.concatenate(xs)
     allv = np.concatenate(vs)
     ok = ~np.isnan(allv)
@@ -120,7 +134,7 @@ def _bootstrap_average(
     return ux, np.bincount(inverse, weights=allv[ok]) / np.bincount(inverse)
 
 
-def stratpd(
+def stratpd_trials(
     X: np.ndarray,
     y: np.ndarray,
     j: int,
@@ -130,15 +144,16 @@ def stratpd(
     ntrials: int = 1,
     gaps: str = "span",
     rng: np.random.Generator,
-) -> tuple[np.ndarray, np.ndarray]:
-    """StratPD of numeric feature ``j``: the retained unique x values and the PD there."""
+) -> list[Curve]:
+    """StratPD of numeric feature ``j``: per trial (one, or ``ntrials`` bootstrap resamples),
+    the retained unique x values and the PD there (:func:`average_trials` averages them)."""
     if gaps not in GAPS:
         raise ValueError(f"StratPD gaps {gaps!r} is not one of {', '.join(GAPS)}")
 
     def once(Xb: np.ndarray, yb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return _stratpd_once(Xb, yb, j, min_samples_leaf, min_slopes_per_x, gaps, rng)
 
-    return _bootstrap_average(X, y, ntrials, rng, once)
+    return _trials(X, y, ntrials, rng, once)
 
 
 def _merge_leaves(
@@ -197,7 +212,7 @@ def _catstratpd_once(
     return levels, _merge_leaves(deltas, counts, anchor, max_passes, rng)
 
 
-def catstratpd(
+def catstratpd_trials(
     X: np.ndarray,
     y: np.ndarray,
     j: int,
@@ -208,11 +223,12 @@ def catstratpd(
     anchor: str = "random",
     max_passes: int = 3,
     rng: np.random.Generator,
-) -> tuple[np.ndarray, np.ndarray]:
-    """CatStratPD of categorical feature ``j``: its levels and their effects.
+) -> list[Curve]:
+    """CatStratPD of categorical feature ``j``: per trial (as :func:`stratpd`), its levels
+    and their effects.
 
-    Effects are relative: the curve is shifted so that its smallest value is 0. Levels that
-    no merged leaf contains are left out.
+    Effects are relative: each trial's curve is shifted so that its smallest value is 0.
+    Levels that no merged leaf contains are NaN.
     """
     if reference not in REFERENCES:
         raise ValueError(f"CatStratPD reference {reference!r} is not one of "
@@ -228,5 +244,17 @@ def catstratpd(
                                    max_passes, rng)
         return lv, eff - np.nanmin(eff)
 
-    return _bootstrap_average(X, y, ntrials, rng, once)
+    return _trials(X, y, ntrials, rng, once)
 
+
+
+def stratpd(X: np.ndarray, y: np.ndarray, j: int, **options) -> Curve:
+    """StratPD of numeric feature ``j`` (options as :func:`stratpd_trials`), averaged over
+    its trials: the retained unique x values and the PD there."""
+    return average_trials(stratpd_trials(X, y, j, **options))
+
+
+def catstratpd(X: np.ndarray, y: np.ndarray, j: int, **options) -> Curve:
+    """CatStratPD of categorical feature ``j`` (options as :func:`catstratpd_trials`),
+    averaged over its trials: the levels any trial defines and their effects."""
+    return average_trials(catstratpd_trials(X, y, j, **options))

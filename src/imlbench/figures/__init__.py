@@ -5,11 +5,12 @@ A figure function ``(inputs, spec, out_png, out_pdf)`` draws one figure of a stu
 file (title, caption, style, and ``methods``: which of the study's methods fill each of the
 figure's roles). It is registered with :func:`figure`, which declares what it reads: its
 method roles, the truth tables (estimands) and the study tables (``ranks``, ``summary``,
-``data``). The workflow gives the figure's rule exactly these inputs, so a figure reruns
-when, and only when, something it reads or its code changes. Figure functions live in the
-``figures`` package of their study (``imlbench.studies.<study>.figures.<figN>``, registered as
-``<study>.<figN>``); this package holds what they share: reading inputs, the house style, and
-the generic figures any study can name from YAML (:mod:`imlbench.figures.generic`: ``effects``
+``data``, ``truth_error_reps``). The workflow gives the figure's rule exactly these inputs,
+so a figure reruns when, and only when, something it reads or its code changes. Figure
+functions live in the ``figures`` package of their study
+(``imlbench.studies.<study>.figures.<figN>``, registered as ``<study>.<figN>``); this
+package holds what they share: reading inputs, the house style, and the generic figures any
+study can name from YAML (:mod:`imlbench.figures.generic`: ``effects``
 and ``importance``, estimates against their truths).
 """
 
@@ -23,7 +24,7 @@ from typing import Any
 from imlbench.registry import Registry
 
 #: the study-level tables a figure may read besides estimates and truths
-TABLES = ("ranks", "summary", "data")
+TABLES = ("ranks", "summary", "data", "truth_error_reps")
 
 Draw = Callable[[Any, dict, Path, Path], None]
 

@@ -19,9 +19,9 @@ from imlbench.io import read_many, read_parquet
 class FigureInputs:
     """The inputs of one figure job.
 
-    ``paths`` maps ``estimates``, ``truth``, ``ranks``, ``summary`` and ``data`` to Parquet
-    files; ``methods`` maps each role to the study methods that fill it; ``scenarios`` are the
-    figure's scenarios that run in this profile.
+    ``paths`` maps ``estimates``, ``truth``, ``ranks``, ``summary``, ``data`` and
+    ``truth_error_reps`` to Parquet files; ``methods`` maps each role to the study methods
+    that fill it; ``scenarios`` are the figure's scenarios that run in this profile.
     """
 
     def __init__(self, paths: Mapping[str, Sequence[Path]], methods: Mapping[str, str | list],
@@ -66,6 +66,15 @@ class FigureInputs:
             [read_parquet(p).assign(scenario=p.parent.name) for p in self.paths.get("data", [])],
             ignore_index=True,
         )
+
+    def truth_errors(self) -> pd.DataFrame:
+        """Estimates against their truths per repetition and point
+        (``metrics/truth_error_reps.parquet``, :mod:`imlbench.metrics.truth_errors`) of the
+        figure's scenarios and methods, with a ``role`` column."""
+        table = read_many(self.paths.get("truth_error_reps", []))
+        if table.empty:
+            raise ValueError("no truth_error_reps among the inputs")
+        return self._with_roles(table[table["scenario"].isin(self.scenarios)], list(self.roles))
 
     def summary(self) -> pd.DataFrame:
         """The study's summary table (e.g. interval coverage), for the figure's scenarios."""

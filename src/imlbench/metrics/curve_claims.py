@@ -36,7 +36,7 @@ import numpy as np
 import pandas as pd
 
 from imlbench.metrics.claims import Tables, claim_kind, claim_row, combos, select_rows
-from imlbench.params import choice, feature_name, items, number, table, text
+from imlbench.params import choice, feature_name, flag, items, number, table, text
 from imlbench.stats import mean_and_se, t_multiplier
 
 #: the tolerance of every kind but ``missing_at_max``: k (a normal quantile, turned into the t
@@ -94,16 +94,27 @@ def _few_reps(stat: pd.Series, of: str, curves: pd.DataFrame, where: str) -> str
             f"{len(stat)} of {curves['rep'].nunique()}")
 
 
-def _equal(d: pd.Series, target: float, k: float, atol: float) -> tuple[bool, float, float]:
-    """|mean(d) - target| <= t' SE + atol: (holds, SE, t' SE + atol)."""
+COMPARES = ("equal", "above", "below")
+#: ``compare``: two-sided equality, or a one-sided test that the mean is above or below
+COMPARE = {"compare": choice("equal", COMPARES)}
+
+
+def compared(d: pd.Series, target: float, k: float, atol: float, compare: str
+              ) -> tuple[bool, float, str]:
+    """``d`` (per repetition) against ``target``: ``equal``: |mean(d) - target| <= t' SE +
+    atol; ``above``: mean(d) - t' SE > target; ``below``: mean(d) + t' SE < target (one-sided,
+    ``atol`` is not used). Returns (holds, SE, the test as the scorecard states it)."""
     se = mean_and_se(d)[1]
-    allowed = float(t_multiplier(k, len(d) - 1)) * se + atol
-    return bool(abs(d.mean() - target) <= allowed), se, allowed
-
-
-def _tolerance(k: float, reps: int, atol: float, test: str = "|mean - value|") -> str:
-    return (f"{test} <= t({k:g}) SE + {atol:g} (t({k:g}) = {float(t_multiplier(k, reps - 1)):.3g}:"
-            f" the t quantile at Phi({k:g}), {reps - 1} df), SE = sd over reps / sqrt(reps)")
+    tk = float(t_multiplier(k, len(d) - 1))
+    if compare == "equal":
+        ok = abs(d.mean() - target) <= tk * se + atol
+        test = f"|mean - {target:g}| <= t({k:g}) SE + {atol:g}"
+    elif compare == "above":
+        ok, test = d.mean() - tk * se > target, f"mean - t({k:g}) SE > {target:g}"
+    else:
+        ok, test = d.mean() + tk * se < target, f"mean + t({k:g}) SE < {target:g}"
+    return bool(ok), se, (f"{test} (t({k:g}) = {tk:.3g}: the t quantile at Phi({k:g}), "
+                          f"{len(d) - 1} df), SE = sd over reps / sqrt(reps)")
 
 
 def _no_data(claim: dict, learner: str, method: str, reason: str) -> dict:
@@ -131,11 +142,13 @@ def _bad_range(claim: dict, lo: float, hi: float, inner: float | None = None) ->
 
 
 @claim_kind("curve_slope", params={"feature": feature_name(), "range": RANGE, "value": number(),
-                                   **TOLERANCE})
+                                   **COMPARE, **TOLERANCE})
 def curve_slope(claim: dict, t: Tables) -> list[dict]:
     """The least-squares slope of the curve over its grid points with x in [lo, hi], per
-    repetition, equals ``value``: |mean - value| <= t' SE + atol, SE = sd of the slopes over
-    the R repetitions / sqrt(R), t' the Student-t quantile with R - 1 df at Phi(k)."""
+    repetition, equals ``value`` (``compare: equal``): |mean - value| <= t' SE + atol, or lies
+    above (``above``: mean - t' SE > value) or below it (``below``: mean + t' SE < value);
+    SE = sd of the slopes over the R repetitions / sqrt(R), t' the Student-t quantile with
+    R - 1 df at Phi(k)."""
     lo, hi = claim["range"]
     k, atol, value = claim["k"], claim["atol"], claim["value"]
 
@@ -146,26 +159,23 @@ def curve_slope(claim: dict, t: Tables) -> list[dict]:
                                _where(claim, learner, method))
         if why:
             return _no_data(claim, learner, method, why)
-        ok, se, _ = _equal(s, value, k, atol)
+        ok, se, tol = compared(s, value, k, atol, claim["compare"])
         return claim_row(
             claim, learner, method,
             f"slope of {claim['feature']} on [{lo:g}, {hi:g}]: {s.mean():.4g} (SE {se:.3g}, "
-            f"{len(s)} reps, from {s.min():.4g} to {s.max():.4g})",
-            _tolerance(k, len(s), atol), ok)
+            f"{len(s)} reps, from {s.min():.4g} to {s.max():.4g})", tol, ok)
 
     return _per_combo(claim, t, one)
 
 
 @claim_kind("curve_kink", params={"feature": feature_name(), "at": number(), "range": RANGE,
-                                  "value": number(),
-                                  "compare": choice("equal", ("equal", "at_least")),
-                                  **TOLERANCE})
+                                  "value": number(), **COMPARE, **TOLERANCE})
 def curve_kink(claim: dict, t: Tables) -> list[dict]:
     """The slope changes at ``at``: per repetition d = slope on [at, hi] - slope on [lo, at]
     (least squares over the grid points in each); with ``compare: equal``, |mean(d) - value|
-    <= t' SE + atol; with ``compare: at_least``, mean(d) - t' SE > value (a one-sided test);
-    SE = sd of d over the R repetitions / sqrt(R), t' the Student-t quantile with R - 1 df at
-    Phi(k)."""
+    <= t' SE + atol; with ``above`` (``below``), mean(d) - t' SE > value (mean(d) + t' SE <
+    value), one-sided; SE = sd of d over the R repetitions / sqrt(R), t' the Student-t
+    quantile with R - 1 df at Phi(k)."""
     lo, hi = claim["range"]
     at, k, atol, value = claim["at"], claim["k"], claim["atol"], claim["value"]
 
@@ -176,15 +186,7 @@ def curve_kink(claim: dict, t: Tables) -> list[dict]:
                                _where(claim, learner, method))
         if why:
             return _no_data(claim, learner, method, why)
-        if claim["compare"] == "equal":
-            ok, se, _ = _equal(d, value, k, atol)
-            tol = _tolerance(k, len(d), atol)
-        else:
-            se = mean_and_se(d)[1]
-            tk = float(t_multiplier(k, len(d) - 1))
-            ok = bool(d.mean() - tk * se > value)
-            tol = (f"mean - t({k:g}) SE > {value:g} (t({k:g}) = {tk:.3g}: the t quantile at "
-                   f"Phi({k:g}), {len(d) - 1} df), SE = sd over reps / sqrt(reps)")
+        ok, se, tol = compared(d, value, k, atol, claim["compare"])
         return claim_row(
             claim, learner, method,
             f"slope change of {claim['feature']} at {at:g} ([{lo:g}, {at:g}] to [{at:g}, "
@@ -202,12 +204,15 @@ def _level(key: object) -> float | None:
 
 
 @claim_kind("curve_levels", params={"feature": feature_name(), "reference": number(),
-                                    "values": table(value=number()), **TOLERANCE})
+                                    "values": table(value=number()), **COMPARE,
+                                    **TOLERANCE})
 def curve_levels(claim: dict, t: Tables) -> list[dict]:
     """Level differences of a categorical curve (levels are the codes the estimates hold as
     x): per repetition d_l = estimate at level l - estimate at level ``reference``; for every
-    level l of ``values``, |mean(d_l) - values[l]| <= t' SE_l + atol, SE_l = sd of d_l over
-    its R_l repetitions / sqrt(R_l), t' the Student-t quantile with R_l - 1 df at Phi(k)."""
+    level l of ``values``, |mean(d_l) - values[l]| <= t' SE_l + atol (``compare: equal``), or
+    mean(d_l) - t' SE_l > values[l] (``above``), or mean(d_l) + t' SE_l < values[l]
+    (``below``); SE_l = sd of d_l over its R_l repetitions / sqrt(R_l), t' the Student-t
+    quantile with R_l - 1 df at Phi(k)."""
     k, atol, ref = claim["k"], claim["atol"], claim["reference"]
     wanted = {key: _level(key) for key in claim["values"]}
 
@@ -230,16 +235,15 @@ def curve_levels(claim: dict, t: Tables) -> list[dict]:
             if len(d) < 2:
                 return _no_data(claim, learner, method, _few_reps(
                     d, f"levels {key} and {ref:g}", curves, where))
-            ok, se, allowed = _equal(d, float(claim["values"][key]), k, atol)
-            parts.append(f"{key}: {d.mean():.4g} (SE {se:.3g}, allowed +-{allowed:.3g})")
+            ok, se, tol = compared(d, float(claim["values"][key]), k, atol, claim["compare"])
+            parts.append(f"{key}: {d.mean():.4g} (SE {se:.3g})")
             oks.append(ok)
             reps.append(len(d))
         return claim_row(
             claim, learner, method,
             f"differences to level {ref:g} of {claim['feature']}: " + "; ".join(parts)
             + f" ({min(reps)} reps or more)",
-            _tolerance(k, min(reps), atol, "|mean difference - value|")
-            + " per level (df: the level's reps - 1)", all(oks))
+            f"per level, of its difference d: {tol} (df: the level's reps - 1)", all(oks))
 
     return _per_combo(claim, t, one)
 
@@ -309,4 +313,100 @@ def growth_exponent(claim: dict, t: Tables) -> list[dict]:
             f"{lo:g} - t({k:g}) SE - {atol:g} <= slope <= {hi:g} + t({k:g}) SE + {atol:g} "
             f"(t({k:g}) = {tk:.3g}: the t quantile at Phi({k:g}), {len(x) - 2} df), SE of the "
             f"least-squares slope", bool(ok)))
+    return rows
+
+
+def anchored_errors(rep: pd.DataFrame, at: float | None) -> tuple[np.ndarray, float]:
+    """One repetition's curve against its truth (rows of ``truth_error_reps``, anchor
+    ``none``), both shifted to 0 at x = ``at`` (None: the curve's smallest x; values there
+    interpolated linearly): the errors at the curve's points and the truth's range there."""
+    rep = rep.sort_values("x")
+    x = rep["x"].to_numpy(float)
+    est, truth = rep["estimate"].to_numpy(float), rep["truth"].to_numpy(float)
+    x0 = x[0] if at is None else at
+    est = est - np.interp(x0, x, est)
+    truth = truth - np.interp(x0, x, truth)
+    return est - truth, float(truth.max() - truth.min())
+
+
+@claim_kind("curve_error", params={
+    "feature": feature_name(), "measure": choice("rms", ("rms", "sup")), "max": number(minimum=0),
+    "relative": flag(True), "at": number(None, nullable=True), "k": TOLERANCE["k"]})
+def curve_error(claim: dict, t: Tables) -> list[dict]:
+    """The curve is close to its closed-form truth: per repetition, both are shifted to 0 at
+    x = ``at`` (default: the curve's smallest x, where StratPD is 0 by construction) and
+    e(x) = curve(x) - truth(x) over the curve's points within the truth's range
+    (``metrics/truth_error_reps.parquet``); the error is the RMS (``measure: rms``) or the
+    largest |e| (``sup``), divided by the truth's range over those points when ``relative``.
+    Holds when mean + t' SE < ``max`` (one-sided), SE = sd over the R repetitions /
+    sqrt(R), t' the Student-t quantile with R - 1 df at Phi(k). Both measures are reported."""
+    k, bound, at = claim["k"], claim["max"], claim["at"]
+    rows = []
+    for learner, method in combos(claim["where"]):
+        reps = t.truth_error_reps
+        r = (reps if reps.empty else
+             select_rows(reps, claim["where"]["scenario"], learner, method))
+        r = r[(r["anchor"] == "none") & (r["feature"] == claim["feature"])] if len(r) else r
+        if r.empty:
+            rows.append(_no_data(claim, learner, method, "" if reps.empty else (
+                f"metrics/truth_error_reps.parquet holds no curve of {claim['feature']} of "
+                f"{_where(claim, learner, method)} compared with a truth")))
+            continue
+        stats = {"rms": [], "sup": []}
+        for _, rep in r.groupby("rep"):
+            e, span = anchored_errors(rep, at)
+            scale = span if claim["relative"] and span > 0 else 1.0
+            stats["rms"].append(float(np.sqrt(np.mean(e**2))) / scale)
+            stats["sup"].append(float(np.abs(e).max()) / scale)
+        d = pd.Series(stats[claim["measure"]])
+        if len(d) < 2:
+            rows.append(_no_data(claim, learner, method, _few_reps(
+                d, "a curve", r, _where(claim, learner, method))))
+            continue
+        ok, se, tol = compared(d, bound, k, 0.0, "below")
+        unit = " of the truth's range" if claim["relative"] else ""
+        rms, sup = np.mean(stats["rms"]), np.mean(stats["sup"])
+        rows.append(claim_row(
+            claim, learner, method,
+            f"{claim['measure']} error of {claim['feature']}{unit}: {d.mean():.3g} (SE "
+            f"{se:.3g}, {len(d)} reps; RMS {rms:.3g}, sup {sup:.3g}), anchored at "
+            f"{'the smallest x' if at is None else f'x = {at:g}'}",
+            f"{claim['measure']} error: {tol}", ok))
+    return rows
+
+
+@claim_kind("published_value", params={"metric": text(), "value": number(), **TOLERANCE})
+def published_value(claim: dict, t: Tables) -> list[dict]:
+    """A number the paper reports from one run (e.g. a model's R^2) is what one run of ours
+    gives: the method's rows with ``metric`` equal to the claim's hold one value per
+    repetition; holds when |mean - value| <= t' sd sqrt(1 + 1/R) + atol, the prediction
+    interval of one further run (sd over the R repetitions, t' the Student-t quantile with
+    R - 1 df at Phi(k))."""
+    k, atol, value, metric = claim["k"], claim["atol"], claim["value"], claim["metric"]
+    rows = []
+    for learner, method in combos(claim["where"]):
+        o = t.other
+        r = (o if o.empty or "method" not in o
+             else select_rows(o, claim["where"]["scenario"], learner, method))
+        where = _where(claim, learner, method)
+        if r.empty:
+            rows.append(_no_data(claim, learner, method, ""))
+            continue
+        held = r["metric"] if "metric" in r else pd.Series(dtype=str)
+        v = r.loc[held == metric, "value"].dropna()
+        if len(v) < 2:
+            rows.append(_no_data(claim, learner, method, (
+                f"a prediction interval needs metric {metric} in 2 repetitions or more; "
+                f"{where} has it in {len(v)} (metrics: {', '.join(map(str, held.unique()))})")))
+            continue
+        sd = float(v.std())
+        tk = float(t_multiplier(k, len(v) - 1))
+        allowed = tk * sd * np.sqrt(1 + 1 / len(v)) + atol
+        rows.append(claim_row(
+            claim, learner, method,
+            f"{metric}: {v.mean():.4g} (sd {sd:.3g} over {len(v)} reps, from {v.min():.4g} to "
+            f"{v.max():.4g})",
+            f"|mean - {value:g}| <= t({k:g}) sd sqrt(1 + 1/reps) + {atol:g} = {allowed:.3g} "
+            f"(t({k:g}) = {tk:.3g}: the t quantile at Phi({k:g}), {len(v) - 1} df; the "
+            f"prediction interval of one run)", bool(abs(v.mean() - value) <= allowed)))
     return rows

@@ -258,14 +258,17 @@ def test_cs_pdp_of_a_linear_model_is_exact_per_subgroup():
         rows = part.loc[part["kind"] == "row", "row"].to_numpy()
         np.testing.assert_allclose(part.loc[part["kind"] == "row", "value"], f(Xt[rows]))
         pdp = part[part["kind"] == "pdp"]
+        ice_ = part[part["kind"] == "ice"]
+        assert len(ice_) == len(rows) * len(pdp)
+        np.testing.assert_allclose(ice_.groupby("x")["value"].mean(), pdp["value"])
         if feature == "x1":
             assert len(pdp) == 30 and pdp["x"].min() == Xt[rows, 0].min()
             np.testing.assert_allclose(pdp["value"], 2 * pdp["x"] + Xt[rows, 2].mean())
-        else:
-            ice_ = part[part["kind"] == "ice"]
-            assert len(ice_) == len(rows) * len(pdp)
-            np.testing.assert_allclose(ice_.groupby("x")["value"].mean(), pdp["value"])
+            one = ice_[ice_["row"] == rows[0]]
+            np.testing.assert_allclose(one["value"], 2 * one["x"] + Xt[rows[0], 2])
     assert set(out.loc[out["feature"] == "x1", "rule"]) == {"g = LOW", "g = HIGH"}
+    x1 = out.loc[out["feature"] == "x1", "conditions"]
+    assert {tuple(json.loads(c)["g"]["levels"]) for c in x1} == {("LOW",), ("HIGH",)}
 
 
 def test_splits_and_bootstrap_refits():
@@ -369,3 +372,64 @@ def test_split_points_claim_uses_the_bootstrap_spread():
     rows = CLAIMS.get("split_points")(claim, _tables(est))
     # SD of (8, 10, 9) = 1 and of (21.5, 20.5, 21) = 0.5: 9 is within 3, 21 is not near 30
     assert [r["verdict"] for r in rows] == ["reproduced", "not reproduced"]
+
+
+def _ice_table(slopes: dict[str, float], levels: dict[str, float], n: int = 40,
+               grid=(10.0, 20.0, 30.0)) -> pd.DataFrame:
+    """ICE values of temp in three subgroups (humid summer, dry summer, winter): row i of a
+    group has value level + slope * x + (i % 5) - 2 (the rows differ by their level only)."""
+    cond = {"humid": {"season": {"levels": ["SUMMER"]}, "hum": {"lo": 70.0, "hi": None}},
+            "dry": {"season": {"levels": ["SUMMER"]}, "hum": {"lo": None, "hi": 70.0}},
+            "winter": {"season": {"levels": ["WINTER"]}}}
+    rows = []
+    for g, (name, c) in enumerate(cond.items()):
+        for i in range(n):
+            for x in grid:
+                rows.append({"method": "m", "feature": "temp", "kind": "ice", "group": g,
+                             "rule": name, "conditions": json.dumps(c), "row": 100 * g + i,
+                             "x": x, "value": levels[name] + slopes[name] * x + i % 5 - 2})
+    return pd.DataFrame(rows)
+
+
+@pytest.mark.parametrize("match, expect, verdict", [
+    ({"season": ["SUMMER"], "hum": "above"}, "zero", "reproduced"),
+    ({"season": ["SUMMER"], "hum": "below"}, "negative", "reproduced"),
+    ({"season": ["SUMMER"], "hum": "below"}, "zero", "not reproduced"),
+    ({"season": ["WINTER"]}, "negative", "not reproduced"),
+    ({"season": ["FALL"]}, "positive", "not reproduced"),
+])
+def test_pdp_slope_claim_per_matching_subgroup(match, expect, verdict):
+    """Slopes 0, -5, +10 per degree; the rows' ICE slopes are equal, so their SE is 0 and the
+    verdict is the slope's sign (no subgroup: not reproduced)."""
+    est = _ice_table({"humid": 0.0, "dry": -5.0, "winter": 10.0},
+                     {"humid": 3000, "dry": 4000, "winter": 1000})
+    claim = _claim(feature="temp", match=match, range=[0, 40], expect=expect)
+    assert CLAIMS.get("pdp_slope")(claim, _tables(est))[0]["verdict"] == verdict
+
+
+@pytest.mark.parametrize("expect, verdict", [("below", "reproduced"), ("above", "not reproduced")])
+def test_pdp_group_level_claim(expect, verdict):
+    """Humid 3000 vs dry 4000 (slope 0 both); the rows' levels spread by SD 1.4, SE 0.3."""
+    est = _ice_table({"humid": 0.0, "dry": 0.0, "winter": 0.0},
+                     {"humid": 3000, "dry": 4000, "winter": 1000})
+    claim = _claim(feature="temp", match={"season": ["SUMMER"], "hum": "above"},
+                   than_match={"season": ["SUMMER"], "hum": "below"}, expect=expect)
+    assert CLAIMS.get("pdp_group_level")(claim, _tables(est))[0]["verdict"] == verdict
+
+
+@pytest.mark.parametrize("expect, value, atol, verdict", [
+    ("above", 0, 0, "reproduced"), ("equal", 1000, 250, "reproduced"),
+    ("equal", 1000, 0, "not reproduced"), ("above", 1000, 0, "not reproduced"),
+])
+def test_pdp_level_gap_claim(expect, value, atol, verdict):
+    """ICE of season: winter (1) 1000 below spring and fall, 800 below summer, per row plus
+    noise of SD 10 over 50 rows (SE of a difference about 2)."""
+    rng = np.random.default_rng(0)
+    gaps = {1: 0.0, 2: 1000.0, 3: 800.0, 4: 1000.0}
+    est = pd.DataFrame([{"method": "m", "feature": "season", "kind": "ice", "group": 0,
+                         "rule": "all", "conditions": "{}", "row": i, "x": float(level),
+                         "value": 3000 + gap + rng.normal(0, 10)}
+                        for i in range(50) for level, gap in gaps.items()])
+    claim = _claim(feature="season", reference=1, levels=[2, 3, 4], expect=expect,
+                   value=value, atol=atol)
+    assert CLAIMS.get("pdp_level_gap")(claim, _tables(est))[0]["verdict"] == verdict

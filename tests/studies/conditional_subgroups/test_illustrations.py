@@ -306,3 +306,41 @@ def test_pdp_exceeds_observed_claim():
     claim["above"] = 0.4
     assert CLAIMS.get("pdp_exceeds_observed")(claim, tables(rows))[0]["verdict"] == \
         "not reproduced"
+
+
+def _draws(corr_draw: float, n: int = 200, seed: int = 8) -> pd.DataFrame:
+    """x1 ~ N(0, 1), x2 ~ U(0, 1); the draw of x1 is corr_draw * x1 + noise, and 20% of the
+    rows with x2 < 0.5 get a draw of 10 (outside [-3, 3])."""
+    g = rng(seed)
+    x1, x2 = g.normal(size=n), g.uniform(size=n)
+    draw = corr_draw * x1 + np.sqrt(1 - corr_draw**2) * g.normal(size=n)
+    return pd.DataFrame({"method": "m", "feature": "x1", "rep": 0, "row": np.arange(n),
+                         "x1": x1, "x2": x2, "draw": draw})
+
+
+def test_draw_share_outside_claim():
+    """A share of 0 vs the expected 0.0027 (SE 0.0052 over about 100 rows) is equal; 20% is
+    far above it."""
+    clean = _draws(0.5)
+    claim = {**CLAIM, "feature": "x1", "given": "x2", "below": 0.5, "interval": [-3, 3],
+             "expected": 0.0027}
+    share = CLAIMS.get("draw_share_outside")
+    assert share({**claim, "expect": "equal"}, tables(clean))[0]["verdict"] == "reproduced"
+    assert share({**claim, "expect": "above"}, tables(clean))[0]["verdict"] == "not reproduced"
+    far = clean.copy()
+    low = far.index[far["x2"] < 0.5]
+    far.loc[low[: len(low) // 5], "draw"] = 10.0
+    assert share({**claim, "expect": "above"}, tables(far))[0]["verdict"] == "reproduced"
+    assert share({**claim, "expect": "equal"}, tables(far))[0]["verdict"] == "not reproduced"
+
+
+@pytest.mark.parametrize("corr, expect, value, verdict", [
+    (0.8, "above", 0.0, "reproduced"), (0.8, "below", 0.95, "reproduced"),
+    (0.0, "equal", 0.0, "reproduced"), (0.8, "equal", 0.0, "not reproduced"),
+    (0.0, "above", 0.0, "not reproduced"),
+])
+def test_draw_correlation_claim(corr, expect, value, verdict):
+    """200 rows: SE 0.071 on Fisher's z scale."""
+    claim = {**CLAIM, "feature": "x1", "with": "x1", "value": value, "expect": expect}
+    row = CLAIMS.get("draw_correlation")(claim, tables(_draws(corr)))[0]
+    assert row["verdict"] == verdict, row

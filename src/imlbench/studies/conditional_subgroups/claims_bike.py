@@ -10,7 +10,11 @@ report:
   quantiles); it is the Monte Carlo error of the permutations for the fitted model;
 - Table 6: the SD of the two-fold predictability over repeated random fold splits (the
   estimator's split noise; the published number is one split, ours the mean of k);
-- tree structure and split points: bootstrap refits of the subgroup tree on the training rows.
+- tree structure and split points: bootstrap refits of the subgroup tree on the training rows;
+- PDPs and cs-PDPs (Figs. 12, 13): the SE over the rows of the subgroup of the ICE curves the
+  PDP averages (its slope, its level, its difference between levels is the mean of the rows'),
+  sd over rows / sqrt(rows); the model is fixed, so this is the error of the PDP over the
+  rows the paper averages over.
 """
 
 from __future__ import annotations
@@ -290,3 +294,137 @@ def depth_tradeoff(claim: dict, t: Tables) -> list[dict]:
                  + f" ({early} of {moving} changing features change more by depth {d})",
                  f"features whose change 0->{top} exceeds {z:g} SE; more than half of them",
                  bool(moving and early > moving / 2))]
+
+
+MATCH = {"match": table(value=either(items(text()), choice(REQUIRED, ("above", "below"))),
+                        default={})}
+
+
+def _ice_groups(claim: dict, t: Tables, match: dict) -> tuple[pd.DataFrame, list[str]]:
+    """The ICE values of ``feature`` (``cs_pdp_rules``, kind ice) in the subgroups matching
+    ``match`` (empty: every subgroup), and the rules of all subgroups."""
+    est = _other(claim, t)
+    if est.empty or "kind" not in est:
+        return pd.DataFrame(), []
+    est = est[(est["feature"] == claim["feature"]) & (est["kind"] == "ice")]
+    rules = list(dict.fromkeys(est["rule"]))
+    hit = [c for c in dict.fromkeys(est["conditions"]) if _matches(json.loads(c), match)]
+    return est[est["conditions"].isin(hit)], rules
+
+
+def _slopes_per_row(ice: pd.DataFrame, lo: float, hi: float) -> pd.Series:
+    """Least-squares slope of each row's ICE curve over its grid values in [lo, hi]."""
+    inside = ice[(ice["x"] >= lo) & (ice["x"] <= hi)]
+    out = {}
+    for row, g in inside.groupby("row"):
+        x, v = g["x"].to_numpy(float), g["value"].to_numpy(float)
+        if len(np.unique(x)) >= 2:
+            xc = x - x.mean()
+            out[row] = float(xc @ (v - v.mean()) / (xc @ xc))
+    return pd.Series(out, dtype=float)
+
+
+@claim_kind("pdp_slope", params={
+    "feature": feature_name(), **MATCH, "range": items(number(), length=2),
+    "expect": choice(REQUIRED, ("positive", "negative", "zero")), **Z3})
+def pdp_slope(claim: dict, t: Tables) -> list[dict]:
+    """The least-squares slope of the (cs-)PDP of ``feature`` over its grid values in
+    ``range``, in every subgroup matching ``match`` (empty: the PDP's one group), as the mean
+    of the rows' ICE slopes with SE = sd / sqrt(rows): ``positive``: slope - z SE > 0;
+    ``negative``: slope + z SE < 0; ``zero``: |slope| <= z SE."""
+    z, expect = claim["z"], claim["expect"]
+    lo, hi = claim["range"]
+    _, learner, m = _where(claim)
+    ice, rules = _ice_groups(claim, t, claim["match"])
+    if not rules:
+        return [_missing(claim)]
+    if ice.empty:
+        return [claim_row(claim, learner, m, f"no subgroup matches {claim['match']} "
+                          f"(subgroups: {'; '.join(rules)})", "", False)]
+    parts, oks = [], []
+    for rule, g in ice.groupby("rule"):
+        s = _slopes_per_row(g, lo, hi)
+        if len(s) < 2:
+            return [_missing(claim, f"{rule}: an SE needs 2 rows with 2 grid values in "
+                                    f"[{lo:g}, {hi:g}]; it has {len(s)}")]
+        slope, se = float(s.mean()), float(s.std(ddof=1) / np.sqrt(len(s)))
+        oks.append({"positive": slope - z * se > 0, "negative": slope + z * se < 0,
+                    "zero": abs(slope) <= z * se}[expect])
+        parts.append(f"{rule} (n = {len(s)}): {slope:.4g} (SE {se:.3g})")
+    rule = {"positive": f"slope - {z:g} SE > 0", "negative": f"slope + {z:g} SE < 0",
+            "zero": f"|slope| <= {z:g} SE"}[expect]
+    return [claim_row(claim, learner, m,
+                      f"slope of the PDP of {claim['feature']} on [{lo:g}, {hi:g}]: "
+                      + "; ".join(parts),
+                      f"{rule} in every matching subgroup; SE = sd of the rows' ICE slopes / "
+                      f"sqrt(rows)", bool(all(oks)))]
+
+
+@claim_kind("pdp_level_gap", params={
+    "feature": feature_name(), "reference": number(), "levels": items(number()),
+    "expect": choice(REQUIRED, ("above", "equal")), "value": number(0.0),
+    "atol": number(0.0, minimum=0), **Z3})
+def pdp_level_gap(claim: dict, t: Tables) -> list[dict]:
+    """PDP of a categorical ``feature`` (one group; ICE values per row and level code): per
+    level l of ``levels``, the rows' ICE at l minus at ``reference``, mean d_l and SE_l = sd /
+    sqrt(rows); ``above``: d_l - z SE_l > value for every l; ``equal``: |d_l - value| <= z SE_l
+    + atol for every l."""
+    z, expect, value, atol = claim["z"], claim["expect"], claim["value"], claim["atol"]
+    _, learner, m = _where(claim)
+    ice, rules = _ice_groups(claim, t, {})
+    if ice.empty:
+        return [_missing(claim)]
+    wide = ice.pivot_table(index="row", columns="x", values="value")
+    wanted = [claim["reference"], *claim["levels"]]
+    absent = [f"{v:g}" for v in wanted if v not in wide.columns]
+    if absent:
+        return [_missing(claim, f"the ICE values of {claim['feature']} have no level "
+                                f"{', '.join(absent)} (they have "
+                                f"{', '.join(f'{v:g}' for v in wide.columns)})")]
+    parts, oks = [], []
+    for level in claim["levels"]:
+        d = (wide[level] - wide[claim["reference"]]).dropna()
+        mean, se = float(d.mean()), float(d.std(ddof=1) / np.sqrt(len(d)))
+        oks.append(mean - z * se > value if expect == "above"
+                   else abs(mean - value) <= z * se + atol)
+        parts.append(f"{level:g}: {mean:.0f} (SE {se:.1f})")
+    rule = (f"difference - {z:g} SE > {value:g}" if expect == "above"
+            else f"|difference - {value:g}| <= {z:g} SE + {atol:g}")
+    return [claim_row(claim, learner, m,
+                      f"PDP of {claim['feature']} at each level minus at level "
+                      f"{claim['reference']:g}: " + "; ".join(parts) + f" ({len(wide)} rows)",
+                      f"{rule} for every level; SE = sd of the rows' ICE differences / "
+                      f"sqrt(rows)", bool(all(oks)))]
+
+
+@claim_kind("pdp_group_level", params={
+    "feature": feature_name(), **MATCH, "than_match": MATCH["match"],
+    "expect": choice(REQUIRED, ("below", "above")), **Z3})
+def pdp_group_level(claim: dict, t: Tables) -> list[dict]:
+    """The mean level of the cs-PDP of ``feature`` in the subgroup matching ``match`` against
+    that in the subgroup matching ``than_match``: per row the mean of its ICE values over the
+    subgroup's grid; d = mean over the first group's rows - mean over the second's, SE =
+    sqrt(s1^2 / n1 + s2^2 / n2) (different rows); ``below``: d + z SE < 0, ``above``: d - z SE
+    > 0."""
+    z, expect = claim["z"], claim["expect"]
+    _, learner, m = _where(claim)
+    groups = [_ice_groups(claim, t, claim[k]) for k in ("match", "than_match")]
+    rules = groups[0][1]
+    if not rules:
+        return [_missing(claim)]
+    if any(g.empty or g["rule"].nunique() != 1 for g, _ in groups):
+        return [claim_row(claim, learner, m,
+                          f"not exactly one subgroup matches each of {claim['match']} and "
+                          f"{claim['than_match']} (subgroups: {'; '.join(rules)})", "", False)]
+    levels = [g.groupby("row")["value"].mean() for g, _ in groups]
+    d = float(levels[0].mean() - levels[1].mean())
+    se = float(np.sqrt(sum(v.var(ddof=1) / len(v) for v in levels)))
+    ok = d + z * se < 0 if expect == "below" else d - z * se > 0
+    names = [g["rule"].iloc[0] for g, _ in groups]
+    return [claim_row(claim, learner, m,
+                      f"mean cs-PDP level of {claim['feature']}: {levels[0].mean():.0f} in "
+                      f"{names[0]} (n = {len(levels[0])}) vs {levels[1].mean():.0f} in "
+                      f"{names[1]} (n = {len(levels[1])}); difference {d:.0f} (SE {se:.1f})",
+                      (f"difference + {z:g} SE < 0" if expect == "below"
+                       else f"difference - {z:g} SE > 0")
+                      + "; SE from the rows' mean ICE values of each subgroup", bool(ok))]

@@ -14,6 +14,18 @@ Each reads per-repetition metric estimates from ``tables.other`` and writes its 
                           feature, over the M repeats of each (method ``pfi_repeats``):
                           ``lower``: d - z SE > 0 with d = reference mean - mean; ``equal``:
                           |d| <= z SE; SE = sqrt(s_ref^2 / M_ref + s^2 / M).
+``draw_share_outside``    (Fig. 3) among the rows with ``given`` below ``below``, the share
+                          of the sampler's draws of the feature outside ``interval``, against
+                          its probability ``expected`` under the true conditional law:
+                          ``above``: share - z SE > expected; ``equal``: |share - expected|
+                          <= z SE; SE = sqrt(expected (1 - expected) / rows), the binomial SE
+                          of a share of that many independent draws from the true law
+                          (method ``sampler_draws``).
+``draw_correlation``      (Fig. 4) the Pearson correlation of the draws with feature ``with``
+                          against ``value``, on Fisher's z scale with SE = 1 / sqrt(rows - 3):
+                          ``above``: z(r) - z SE > z(value); ``below``: z(r) + z SE <
+                          z(value); ``equal``: |z(r) - z(value)| <= z SE (method
+                          ``sampler_draws``).
 """
 
 from __future__ import annotations
@@ -127,4 +139,75 @@ def importance_change(claim: dict, t: Tables) -> list[dict]:
             + f"{z:g} SE{' > 0' if expect == 'lower' else ''} per feature; SE over "
             f"{int(stats['est']['count'].min())} repeats each", bool(ok.all()) and len(d) > 0,
         ))
+    return rows
+
+
+def _draw_rows(claim: dict, t: Tables, learner: str, method: str) -> pd.DataFrame:
+    """The rows of one repetition's draws of the claim's feature (columns: the features,
+    ``draw``)."""
+    r = _feature_rows(claim, t, learner, method)
+    if len(r) and "rep" in r:
+        r = r[r["rep"] == r["rep"].min()]
+    return r
+
+
+@claim_kind("draw_share_outside", params={
+    "feature": feature_name(), "given": feature_name(), "below": number(),
+    "interval": items(number(), length=2), "expected": number(minimum=0, maximum=1),
+    "expect": choice(REQUIRED, ("above", "equal")), **Z_BY_EXPECT})
+def draw_share_outside(claim: dict, t: Tables) -> list[dict]:
+    expect, p0 = claim["expect"], claim["expected"]
+    z = _z(claim, expect == "equal")
+    lo, hi = claim["interval"]
+    rows = []
+    for learner, method in combos(claim["where"]):
+        r = _draw_rows(claim, t, learner, method)
+        if len(r) and claim["given"] not in r:
+            rows.append(claim_row(claim, learner, method, "", "", None,
+                                  f"the draws of {method} have no column {claim['given']}"))
+            continue
+        r = r[r[claim["given"]] < claim["below"]] if len(r) else r
+        if r.empty:
+            rows.append(claim_row(claim, learner, method, "", "", None))
+            continue
+        share = float(((r["draw"] < lo) | (r["draw"] > hi)).mean())
+        se = float(np.sqrt(p0 * (1 - p0) / len(r)))
+        ok = share - z * se > p0 if expect == "above" else abs(share - p0) <= z * se
+        rows.append(claim_row(
+            claim, learner, method,
+            f"share of draws of {claim['feature']} outside [{lo:g}, {hi:g}] among the "
+            f"{len(r)} rows with {claim['given']} < {claim['below']:g}: {share:.3f}",
+            ("share - " if expect == "above" else "|share - expected| <= ")
+            + f"{z:g} SE{' > expected' if expect == 'above' else ''}; expected {p0:.4f}, "
+            f"binomial SE sqrt(expected (1 - expected) / {len(r)}) = {se:.4f}", bool(ok)))
+    return rows
+
+
+@claim_kind("draw_correlation", params={
+    "feature": feature_name(), "with": feature_name(), "value": number(minimum=-1, maximum=1),
+    "expect": choice(REQUIRED, ("above", "below", "equal")), **Z_BY_EXPECT})
+def draw_correlation(claim: dict, t: Tables) -> list[dict]:
+    expect, value = claim["expect"], claim["value"]
+    z = _z(claim, expect == "equal")
+    rows = []
+    for learner, method in combos(claim["where"]):
+        r = _draw_rows(claim, t, learner, method)
+        if len(r) < 4 or claim["with"] not in r:
+            rows.append(claim_row(claim, learner, method, "", "", None, "" if r.empty else
+                                  f"{method}: a correlation with an SE needs 4 rows and a "
+                                  f"column {claim['with']}; it has {len(r)} rows"))
+            continue
+        rho = float(np.corrcoef(r["draw"], r[claim["with"]])[0, 1])
+        se = 1.0 / np.sqrt(len(r) - 3)
+        gap = np.arctanh(np.clip(rho, -1 + 1e-12, 1 - 1e-12)) - np.arctanh(value)
+        ok = {"above": gap - z * se > 0, "below": gap + z * se < 0,
+              "equal": abs(gap) <= z * se}[expect]
+        rule = {"above": f"z(r) - {z:g} SE > z({value:g})",
+                "below": f"z(r) + {z:g} SE < z({value:g})",
+                "equal": f"|z(r) - z({value:g})| <= {z:g} SE"}[expect]
+        rows.append(claim_row(
+            claim, learner, method,
+            f"correlation of the draws of {claim['feature']} with {claim['with']}: {rho:.3f} "
+            f"({len(r)} rows; Fisher z {gap + np.arctanh(value):.3f})",
+            f"{rule}, Fisher's z scale, SE = 1 / sqrt(rows - 3) = {se:.3f}", bool(ok)))
     return rows

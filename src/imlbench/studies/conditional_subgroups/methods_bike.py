@@ -30,7 +30,7 @@ from imlbench.explain.api import (
     named,
 )
 from imlbench.explain.cs_pfi import DEFAULT_QUANTILES, quantile_spread, subgroup_pfi
-from imlbench.explain.effects import ice, partial_dependence
+from imlbench.explain.effects import ice
 from imlbench.explain.grids import GRID_FIELDS, make_grid
 from imlbench.explain.samplers import SUBGROUP_PARAMS
 from imlbench.explain.subgroup_tree import (
@@ -149,12 +149,13 @@ def _cs_pfi_local_rules(ctx: ExplainContext, params: dict,
 def _cs_pdp_rules(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
     """cs-PDPs (Sect. 4.3) with subgroup rules; the PDP itself at ``max_depth: 0``.
 
-    Per feature and subgroup (``group``, ``n`` rows, ``rule``), in long format by ``kind``:
-    ``pdp``, the subgroup's PDP on a grid over its own range of x_j (numeric; ``grid``,
-    default 30 equidistant points) or at the levels it holds (categorical); ``ice``, for a
-    categorical feature, every row's prediction at each level (the paper draws their
-    boxplots); ``row``, each row's own x_j and prediction (the subgroup's distribution of
-    x_j, for the boxplot-style drawing, and the mean prediction).
+    Per feature and subgroup (``group``, ``n`` rows, ``rule`` and its ``conditions`` as JSON),
+    in long format by ``kind``: ``pdp``, the subgroup's PDP on a grid over its own range of x_j
+    (numeric; ``grid``, default 30 equidistant points) or at the levels it holds
+    (categorical); ``ice``, every row's prediction at each grid value or level (the PDP is
+    their mean; the paper draws their boxplots for a categorical feature; the claims take
+    standard errors over the rows from them); ``row``, each row's own x_j and prediction (the
+    subgroup's distribution of x_j, for the boxplot-style drawing, and the mean prediction).
     """
     X, _ = ctx.data(params)
     cats = categorical(ctx, params)
@@ -168,22 +169,19 @@ def _cs_pdp_rules(ctx: ExplainContext, params: dict, rng: np.random.Generator) -
             rows = np.flatnonzero(leaves == g)
             R = X[rows]
             label = {"feature": name, "group": int(g), "n": len(rows),
-                     "rule": _rule(ctx, tree, int(g))}
-            parts = [pd.DataFrame({**label, "kind": "row", "row": rows, "x": R[:, j],
-                                   "value": fitted[rows]})]
-            if j in cats:
-                levels = np.unique(R[:, j])
-                curves = ice(ctx.predict, R, j, levels, max_rows=ctx.max_rows)
-                parts.append(pd.DataFrame({**label, "kind": "ice",
-                                           "row": np.repeat(rows, len(levels)),
-                                           "x": np.tile(levels, len(rows)),
-                                           "value": curves.ravel()}))
-                grid, value = levels, curves.mean(axis=0)
-            else:
-                grid = make_grid(R[:, j], params["grid"], name)
-                value = partial_dependence(ctx.predict, R, j, grid, max_rows=ctx.max_rows)
-            parts.append(pd.DataFrame({**label, "kind": "pdp", "row": -1, "x": grid,
-                                       "value": value}))
+                     "rule": _rule(ctx, tree, int(g)),
+                     "conditions": _conditions_json(ctx, tree.conditions(int(g)))}
+            grid = (np.unique(R[:, j]) if j in cats
+                    else make_grid(R[:, j], params["grid"], name))
+            curves = ice(ctx.predict, R, j, grid, max_rows=ctx.max_rows)
+            parts = [
+                pd.DataFrame({**label, "kind": "row", "row": rows, "x": R[:, j],
+                              "value": fitted[rows]}),
+                pd.DataFrame({**label, "kind": "ice", "row": np.repeat(rows, len(grid)),
+                              "x": np.tile(grid, len(rows)), "value": curves.ravel()}),
+                pd.DataFrame({**label, "kind": "pdp", "row": -1, "x": grid,
+                              "value": curves.mean(axis=0)}),
+            ]
             frames.extend(parts)
     return pd.concat(frames, ignore_index=True)
 

@@ -6,6 +6,8 @@
                        block substituted by a permutation, the true conditional law or
                        knockoffs (Sect. 5, Fig. 8)
 ``linear_pfi_theory``  Theorem 1: the expected permutation importance of a least-squares fit
+``linear_relearn_theory``  Theorem 3: the expected conditional and relearned importances of a
+                       least-squares fit
 """
 
 from __future__ import annotations
@@ -103,3 +105,44 @@ def _linear_theory(ctx: ExplainContext, params: dict, rng: np.random.Generator) 
     beta = np.asarray(ctx.model.coef_, dtype=float)
     var = ctx.X.var(axis=0)
     return pd.DataFrame({"feature": ctx.feature_names, "value": 2.0 * beta**2 * var})
+
+
+QUANTITIES = ("residual", "conditional")
+
+
+def _residual_squares(X: np.ndarray, j: int) -> np.ndarray:
+    """delta_ij^2: squared residuals of the least-squares fit of x_j on the other features
+    (with an intercept)."""
+    A = np.column_stack([np.ones(len(X)), np.delete(X, j, axis=1)])
+    coef, *_ = np.linalg.lstsq(A, X[:, j], rcond=None)
+    return (X[:, j] - A @ coef) ** 2
+
+
+def _conditional_variances(ctx: ExplainContext, j: int, n_draws: int,
+                           rng: np.random.Generator) -> np.ndarray:
+    """var(x_ij | x_i,-j) per row: the sample variance of ``n_draws`` draws from the DGP's
+    conditional law."""
+    draws = np.column_stack([ctx.dgp.sample_conditional(ctx.X, [j], rng)[:, 0]
+                             for _ in range(n_draws)])
+    return draws.var(axis=1, ddof=1)
+
+
+@method("linear_relearn_theory", requires={"linear"}, kind="theory",
+        needs=lambda p: {"conditional"} if p["quantity"] == "conditional" else set(),
+        params={"quantity": choice("residual", QUANTITIES),
+                "factor": number(2.0, minimum=0), "n_draws": integer(200, minimum=2)})
+def _linear_relearn_theory(ctx: ExplainContext, params: dict, rng: np.random.Generator
+                           ) -> pd.DataFrame:
+    """Theorem 3 of Hooker et al. (2021) for the fitted least-squares model, in the mean form
+    of the printed sums: ``factor`` beta_j^2 (1/N) sum_i q_ij, with q_ij = delta_ij^2, the
+    squared residual of x_j regressed on x_-j (``quantity: residual``; the theorem's
+    2 VI^D = E VI^piL = E VI^CL = 2 beta_j^2 sum delta_ij^2, so ``factor`` 1 for VI^D and 2 for
+    the relearned measures), or q_ij = var(x_ij | x_i,-j) from ``n_draws`` draws of the DGP's
+    conditional law (``quantity: conditional``; E VI^C = 2 beta_j^2 sum var(x_ij | x_-j)).
+    Computed from the fitted coefficients and the training data, not by refitting."""
+    beta = np.asarray(ctx.model.coef_, dtype=float)
+    q = [(_residual_squares(ctx.X, j) if params["quantity"] == "residual"
+          else _conditional_variances(ctx, j, params["n_draws"], rng)).mean()
+         for j in range(len(ctx.feature_names))]
+    return pd.DataFrame({"feature": ctx.feature_names,
+                         "value": params["factor"] * beta**2 * np.asarray(q)})

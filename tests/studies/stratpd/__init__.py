@@ -1,0 +1,1 @@
+"""Tests of one study (a package, so that test module names may repeat across studies)."""
