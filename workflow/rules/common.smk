@@ -33,6 +33,9 @@ else:  # a job that a cluster executor runs: the main process has checked the co
     studies.load(STUDIES, figures=True)
 
 PROFILE = CFG["profile"]
+# the cores of the run, which an `exclusive` scenario's jobs claim (1 when none are given, as
+# for `--report`, which runs no job)
+ALL_CORES = workflow.resource_settings.cores or 1
 SEED = CFG["base_seed"]
 MAX_ROWS = CFG.get("max_rows_per_predict", 1_000_000)
 # the interpreter running Snakemake, so jobs see the same environment whatever PATH is

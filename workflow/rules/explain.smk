@@ -29,7 +29,7 @@ for _study in STUDIES.values():
                 scenario=_sc.name,
                 models=lambda w, input: [f"{Path(p).parent.name}={p}" for p in input.models],
                 outs=lambda w, output: pairs(output),
-            threads: workflow.cores if _sc.exclusive else 1
+            threads: ALL_CORES if _sc.exclusive else 1
             message:
                 f"explain {_study.name}/{_sc.name} {{wildcards.chunk}}: "
                 f"{len(targets.explain_pairs(_study, _sc))} (learner, method) pairs"

@@ -157,6 +157,18 @@ def _regions(claim: dict, points: pd.MultiIndex) -> tuple[np.ndarray, np.ndarray
 REGIONS = {"corner": number(0.5, minimum=0), "diagonal": number(0.1, minimum=0)}
 
 
+def _surface_rows(claim: dict, t: Tables, learner: str, method: str
+                  ) -> tuple[pd.DataFrame, dict | None]:
+    """The surface estimates (columns x, z) of one learner and method, or a row without data
+    saying why."""
+    r = _rows(t, claim["where"]["scenario"], learner, method)
+    if r.empty or "z" not in r:
+        return r, _no_data(claim, learner, method, "" if r.empty else
+                           f"the estimates of {_where(claim, learner, method)} are no "
+                           f"surface (no column z)")
+    return r, None
+
+
 @claim_kind("region_spread_ratio", params={**REGIONS, "min_ratio": number(1.0, above=0), **K})
 def region_spread_ratio(claim: dict, t: Tables) -> list[dict]:
     """The between-fit SD of a surface (columns x, z), averaged over the grid points with
@@ -164,11 +176,9 @@ def region_spread_ratio(claim: dict, t: Tables) -> list[dict]:
     ``min_ratio`` (see the module doc)."""
     rows = []
     for learner, method in combos(claim["where"]):
-        r = _rows(t, claim["where"]["scenario"], learner, method)
-        if r.empty or "z" not in r:
-            rows.append(_no_data(claim, learner, method, "" if r.empty else
-                                 f"the estimates of {_where(claim, learner, method)} are no "
-                                 f"surface (no column z)"))
+        r, missing = _surface_rows(claim, t, learner, method)
+        if missing:
+            rows.append(missing)
             continue
         wide = _surfaces(r)
         off, on = _regions(claim, wide.columns)
@@ -203,11 +213,9 @@ def region_gradient_gap(claim: dict, t: Tables) -> list[dict]:
     over repetitions is above 0 (see the module doc)."""
     rows = []
     for learner, method in combos(claim["where"]):
-        r = _rows(t, claim["where"]["scenario"], learner, method)
-        if r.empty or "z" not in r:
-            rows.append(_no_data(claim, learner, method, "" if r.empty else
-                                 f"the estimates of {_where(claim, learner, method)} are no "
-                                 f"surface (no column z)"))
+        r, missing = _surface_rows(claim, t, learner, method)
+        if missing:
+            rows.append(missing)
             continue
         r = r.sort_values(["rep", "x", "z"])
         g = r.groupby(["rep", "x"])
