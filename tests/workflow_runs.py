@@ -7,6 +7,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import pandas as pd
+
 REPO = Path(__file__).resolve().parents[1]
 VENV_BIN = REPO / ".venv" / "bin"
 #: the README's smoke-profile command, less the ``uv run`` in front
@@ -70,3 +72,27 @@ def dry_run_jobs(workdir: Path) -> set[str]:
     jobs = {line.split()[0] for line in res.stdout.splitlines()
             if line.strip() and line.split()[-1].isdigit() and line.split()[0] != "total"}
     return jobs - {"all"}
+
+
+def exclusive_scenarios(workdir: Path, profile: str = "smoke") -> set[str]:
+    """The scenarios of the enabled studies whose jobs measure run time (``exclusive``)."""
+    import yaml
+
+    from imlbench.config import load_study, study_path
+
+    names = yaml.safe_load((workdir / "config" / "config.yaml").read_text())["studies"]
+    return {sc.name for name in names
+            for sc in load_study(study_path(workdir, name), profile).scenarios.values()
+            if sc.exclusive}
+
+
+def reproducible_values(path: Path, exclusive: set[str]) -> pd.DataFrame:
+    """A result table without what measures run time: the wall-clock columns
+    (:data:`imlbench.explain.timing.MEASURED_COLUMNS`) and, in a scorecard, the rows of the
+    claims on the exclusive (timing) scenarios, whose values come from those columns."""
+    from imlbench.explain.timing import MEASURED_COLUMNS
+
+    df = pd.read_parquet(path).drop(columns=list(MEASURED_COLUMNS), errors="ignore")
+    if path.name == "scorecard.parquet":
+        df = df[~df["scenario"].isin(exclusive)].reset_index(drop=True)
+    return df

@@ -16,6 +16,9 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import pandas as pd
 
+#: the columns that hold wall-clock measurements: the only values that differ between two runs
+#: of the same configuration (with the scorecard rows of the claims that read them)
+MEASURED_COLUMNS = ("seconds",)
 #: ``run(rows, feature)`` explains one feature on the given training rows
 Run = Callable[[np.ndarray, int], object]
 
