@@ -70,6 +70,7 @@ from imlbench.explain.stratpd import (
     REFERENCES,
     average_trials,
     catstratpd_trials,
+    group_means,
     stratpd_trials,
 )
 from imlbench.explain.timing import time_by_size
@@ -505,9 +506,8 @@ def _marginal_y(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> 
     X, y = ctx.data(params)
     frames = []
     for j in ctx.features(params):
-        ux, inverse, counts = np.unique(X[:, j], return_inverse=True, return_counts=True)
-        frames.append(pd.DataFrame({"feature": ctx.feature_names[j], "x": ux,
-                                    "value": np.bincount(inverse, weights=y) / counts,
+        ux, means, counts = group_means(X[:, j], y)
+        frames.append(pd.DataFrame({"feature": ctx.feature_names[j], "x": ux, "value": means,
                                     "count": counts}))
     return pd.concat(frames, ignore_index=True)
 

@@ -12,10 +12,17 @@ bootstrap sample from the public ``estimators_samples_``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 import pandas as pd
+
+
+def _out_of_bag(forest, n: int) -> Iterator[tuple[object, np.ndarray]]:
+    """Each tree of the forest with the rows (of the n training rows) its bootstrap sample
+    left out, read from the public ``estimators_samples_``."""
+    for tree, in_bag in zip(forest.estimators_, forest.estimators_samples_, strict=True):
+        yield tree, np.setdiff1d(np.arange(n), in_bag)
 
 
 def oob_permutation_importance(
@@ -38,9 +45,7 @@ def oob_permutation_importance(
     features = list(features)
     X32 = np.asarray(X, dtype=np.float32)
     diffs = np.empty((len(forest.estimators_), len(features)))
-    for t, (tree, in_bag) in enumerate(zip(forest.estimators_, forest.estimators_samples_,
-                                           strict=True)):
-        oob = np.setdiff1d(np.arange(n), in_bag)
+    for t, (tree, oob) in enumerate(_out_of_bag(forest, n)):
         Xo, yo = X32[oob], y[oob]
         m = len(oob)
         stacked = np.tile(Xo, (len(features) + 1, 1))
@@ -61,8 +66,7 @@ def oob_predictions(forest, X: np.ndarray) -> np.ndarray:
     bootstrap sample left it out (NaN for a row every tree drew), as ``oob_prediction_``."""
     X32 = np.asarray(X, dtype=np.float32)
     total, count = np.zeros(len(X)), np.zeros(len(X))
-    for tree, in_bag in zip(forest.estimators_, forest.estimators_samples_, strict=True):
-        oob = np.setdiff1d(np.arange(len(X)), in_bag)
+    for tree, oob in _out_of_bag(forest, len(X)):
         total[oob] += tree.predict(X32[oob], check_input=False)
         count[oob] += 1
     return np.divide(total, count, out=np.full(len(X), np.nan), where=count > 0)

@@ -59,7 +59,8 @@ def _leaves(
     return np.split(order, bounds)
 
 
-def _group_means(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def group_means(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The distinct values of ``x`` (sorted), the mean of ``y`` at each, and their counts."""
     ux, inverse, counts = np.unique(x, return_inverse=True, return_counts=True)
     return ux, np.bincount(inverse, weights=y) / counts, counts
 
@@ -71,7 +72,7 @@ def _stratpd_once(
     xj = np.round(X[:, j], 10)  # values equal to 10 decimals are one x
     lo, hi, slope = [], [], []
     for rows in _leaves(np.delete(X, j, axis=1), y, min_samples_leaf, rng):
-        ux, ybar, _ = _group_means(xj[rows], y[rows])
+        ux, ybar, _ = group_means(xj[rows], y[rows])
         if len(ux) < 2:
             continue  # a leaf with one x value has no slope
         lo.append(ux[:-1])
@@ -205,7 +206,7 @@ def _catstratpd_once(
     deltas = np.full((len(levels), len(leaves)), np.nan)
     counts = np.zeros((len(levels), len(leaves)))
     for i, rows in enumerate(leaves):
-        cats, ybar, n = _group_means(pos[rows], y[rows])
+        cats, ybar, n = group_means(pos[rows], y[rows])
         ref = rng.integers(len(cats)) if reference == "random" else int(np.argmin(ybar))
         deltas[cats, i] = ybar - ybar[ref]
         counts[cats, i] = n

@@ -58,6 +58,14 @@ def _where(claim: dict, learner: str, method: str) -> str:
     return f"{claim['where']['scenario']}/{learner}/{method}"
 
 
+def _rows_of(table: pd.DataFrame, claim: dict, learner: str, method: str) -> pd.DataFrame:
+    """The rows of ``table`` of the claim's scenario, ``learner`` and ``method`` (empty when
+    the table holds no estimates)."""
+    if table.empty or "method" not in table:
+        return pd.DataFrame()
+    return select_rows(table, claim["where"]["scenario"], learner, method)
+
+
 def _curves(claim: dict, t: Tables, learner: str, method: str) -> tuple[pd.DataFrame, str]:
     """The claim feature's curves of one method (columns rep, x, value; the mean over rows
     for curves of rows), or an empty frame and why (empty: the method has no rows at all)."""
@@ -279,9 +287,7 @@ def growth_exponent(claim: dict, t: Tables) -> list[dict]:
     k, atol, col, feature = claim["k"], claim["atol"], claim["column"], claim["feature"]
     rows = []
     for learner, method in combos(claim["where"]):
-        o = t.other
-        r = (pd.DataFrame() if o.empty or "method" not in o
-             else select_rows(o, claim["where"]["scenario"], learner, method))
+        r = _rows_of(t.other, claim, learner, method)
         where = _where(claim, learner, method)
         if r.empty:
             rows.append(_no_data(claim, learner, method, ""))
@@ -343,12 +349,11 @@ def curve_error(claim: dict, t: Tables) -> list[dict]:
     k, bound, at = claim["k"], claim["max"], claim["at"]
     rows = []
     for learner, method in combos(claim["where"]):
-        reps = t.truth_error_reps
-        r = (reps if reps.empty else
-             select_rows(reps, claim["where"]["scenario"], learner, method))
-        r = r[(r["anchor"] == "none") & (r["feature"] == claim["feature"])] if len(r) else r
+        r = _rows_of(t.truth_error_reps, claim, learner, method)
+        if len(r):
+            r = r[(r["anchor"] == "none") & (r["feature"] == claim["feature"])]
         if r.empty:
-            rows.append(_no_data(claim, learner, method, "" if reps.empty else (
+            rows.append(_no_data(claim, learner, method, "" if t.truth_error_reps.empty else (
                 f"metrics/truth_error_reps.parquet holds no curve of {claim['feature']} of "
                 f"{_where(claim, learner, method)} compared with a truth")))
             continue
@@ -385,9 +390,7 @@ def published_value(claim: dict, t: Tables) -> list[dict]:
     k, atol, value, metric = claim["k"], claim["atol"], claim["value"], claim["metric"]
     rows = []
     for learner, method in combos(claim["where"]):
-        o = t.other
-        r = (o if o.empty or "method" not in o
-             else select_rows(o, claim["where"]["scenario"], learner, method))
+        r = _rows_of(t.other, claim, learner, method)
         where = _where(claim, learner, method)
         if r.empty:
             rows.append(_no_data(claim, learner, method, ""))
