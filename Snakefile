@@ -26,6 +26,30 @@ include: "workflow/rules/figures.smk"
 include: "workflow/rules/report.smk"
 
 
+# Cluster executors (workflow/profiles/slurm) run short jobs together, so that a cluster job's
+# start-up (seconds) stays small against its work: the data, fit and explain jobs of a
+# scenario chunk form one chain (group `chunk`), the truths, the summaries and claims of a
+# study, and the figures form their own groups; the profile's `group-components` sets how
+# many chains or jobs go in one cluster job. A local run ignores groups. The scorecard, a
+# second's work, runs on the submitting host.
+CLUSTER_GROUPS = {
+    "data": "chunk",
+    "fit": "chunk",
+    "explain": "chunk",
+    "truth": "truth",
+    "summaries": "scoring",
+    "claims": "scoring",
+    "figure": "figures",
+}
+for _rule in workflow.rules:
+    if _rule.name.split("__")[0] in CLUSTER_GROUPS:
+        _rule.group = CLUSTER_GROUPS[_rule.name.split("__")[0]]
+
+
+localrules:
+    scorecard,
+
+
 rule all:
     input:
         ALL_TARGETS,

@@ -1,6 +1,6 @@
 """Measured cost of a workflow run, and its extrapolation to another profile.
 
-Every fit and explain job writes Snakemake's benchmark record (wall seconds, CPU seconds,
+Every data, fit and explain job writes Snakemake's benchmark record (wall seconds, CPU seconds,
 peak memory) under ``results/<study>/benchmarks/<stage>/<scenario>/<chunk>.tsv``. This script
 sums the wall seconds per study and scenario (the jobs are single-threaded, so their wall time
 bounds their CPU time from above; Snakemake's sampled ``cpu_time`` misses part of short jobs),
@@ -25,7 +25,9 @@ def job_costs(root: Path, study: str) -> pd.DataFrame:
     """One row per benchmarked job: stage, scenario, chunk, wall ``s``, ``cpu_time``,
     ``max_rss``."""
     rows = []
-    for path in sorted((root / "results" / study / "benchmarks").glob("*/*/*.tsv")):
+    paths = [p for stage in ("data", "fit", "explain")
+             for p in (root / "results" / study / "benchmarks" / stage).glob("*/*.tsv")]
+    for path in sorted(paths):
         rec = pd.read_csv(path, sep="\t").iloc[-1]
         rows.append({"stage": path.parent.parent.name, "scenario": path.parent.name,
                      "chunk": path.stem, "s": float(rec["s"]),
@@ -67,7 +69,7 @@ def main() -> None:
     with pd.option_context("display.width", 200, "display.max_rows", 500):
         print(table.round(2).to_string(index=False))
     print(f"\nmeasured: {table['job_s'].sum() / 60:.1f} job minutes in {table['jobs'].sum()} "
-          f"fit/explain jobs; {args.target}: {table['target_cpu_h'].sum():.1f} CPU hours in "
+          f"data/fit/explain jobs; {args.target}: {table['target_cpu_h'].sum():.1f} CPU hours in "
           f"about {table['target_jobs'].sum()} data/fit/explain jobs")
 
 

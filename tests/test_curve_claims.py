@@ -23,7 +23,7 @@ from imlbench.params import ParamError, check_all
 from imlbench.stats import t_multiplier
 
 KINDS = ("curve_slope", "curve_kink", "curve_levels", "missing_at_max", "growth_exponent",
-         "curve_error", "published_value")
+         "curve_error", "published_value", "curve_gap")
 REPS = 8
 RNG = np.random.default_rng(7)
 #: per repetition, a slope deviation (sd 0.2) and a point noise (sd 0.05): the mean slope over
@@ -329,3 +329,20 @@ def test_published_value_uses_the_prediction_interval_of_one_run():
     assert _row({**claim, "value": far}, tables)["verdict"] == NOT_REPRODUCED
     other = _row({**claim, "metric": "r2_oob", "value": 0.99}, tables)
     assert other["verdict"] == NO_DATA and "r2_train" in other["reason"]
+
+
+def test_curve_gap_between_two_methods_of_the_same_curve():
+    # stratpd and pdp of height are the same curve per repetition plus independent point
+    # noise (sd 0.05 each): their gap has an RMS of about 0.05 sqrt(2) = 0.071 per repetition
+    gap = {"feature": "height", "than": "pdp", "measure": "rms"}
+    row = _row(_claim("curve_gap", **gap, value=0.1, compare="below"))
+    assert row["verdict"] == REPRODUCED and "rms gap of height to pdp" in row["reproduced"]
+    assert _row(_claim("curve_gap", **gap, value=0.05, compare="above"))[
+        "verdict"] == REPRODUCED
+    assert _row(_claim("curve_gap", **gap, value=0.05, compare="below"))[
+        "verdict"] == NOT_REPRODUCED
+    # relative to the range of pdp's curve (about 240): far below 1%
+    assert _row(_claim("curve_gap", **gap, relative=True, value=0.01, compare="below"))[
+        "verdict"] == REPRODUCED
+    row = _row(_claim("curve_gap", **{**gap, "than": "ale"}, value=0.1, compare="below"))
+    assert row["verdict"] == NO_DATA and "rf/ale" in row["reason"]

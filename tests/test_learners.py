@@ -61,3 +61,22 @@ def test_truth_learner_predicts_with_the_bound_dgp():
     np.testing.assert_array_equal(model.bind(d).fit(X, X[:, 0]).predict(X), d.f(X))
     with pytest.raises(ValueError, match="takes no parameters, got depth"):
         make_learner("truth", {"depth": 1}, random_state=0)
+
+
+@pytest.mark.parametrize("name, params", [
+    ("rf", {"n_estimators": 20, "max_features": 0.3333, "min_samples_leaf": 5}),
+    ("bagging", {"n_estimators": 15, "min_samples_leaf": 2}),
+])
+def test_refits_of_forests_predict_what_the_forest_predicts(name, params):
+    r = np.random.default_rng(4)
+    X, Xp = r.normal(size=(150, 6)), r.normal(size=(200, 6))
+    y = X[:, 0] + X[:, 1] * X[:, 2] + r.normal(size=150)
+    full = make_learner(name, params, 9).fit(X, y)
+    refit = make_learner(name, params, 9, refit=True).fit(X, y)
+    assert type(refit).__name__ == "CompactForest"
+    np.testing.assert_array_equal(refit.predict(Xp), full.predict(Xp))
+
+
+def test_refits_keep_the_forest_for_parameters_the_compact_forest_lacks():
+    est = make_learner("rf", {"n_estimators": 5, "max_samples": 0.5}, 0, refit=True)
+    assert type(est).__name__ == "RandomForestRegressor"

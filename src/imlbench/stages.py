@@ -24,6 +24,7 @@ from imlbench.io import dump_object, load_object, read_parquet, write_parquet
 from imlbench.learners import fit_quietly, make_learner
 from imlbench.seeds import int_seed, rng_for
 from imlbench.truth import TRUTHS
+from imlbench.workclock import WorkClock
 
 log = logging.getLogger("imlbench")
 
@@ -70,12 +71,14 @@ def feature_columns(df: pd.DataFrame) -> list[str]:
     return [c for c in df.columns if c not in ("rep", "split", TARGET)]
 
 
-def learner_factory(study: Study, learner: str, threads: int):
-    """``build(seed)``: a fresh estimator of the study's learner instance ``learner``."""
+def learner_factory(study: Study, learner: str, threads: int, refit: bool = False):
+    """``build(seed)``: a fresh estimator of the study's learner instance ``learner`` (with
+    ``refit``, the learner's estimator for refits that only predict: see
+    :func:`imlbench.learners.make_learner`)."""
     name, params = study.learners[learner]["learner"], study.learner_params(learner)
 
     def build(seed: int):
-        return make_learner(name, params, seed, threads)
+        return make_learner(name, params, seed, threads, refit=refit)
 
     return build
 
@@ -89,14 +92,17 @@ def run_fit(study: Study, scenario: str, chunk: str, base_seed: int, data: Path,
     for learner, out in outs.items():
         build = learner_factory(study, learner, threads)
         models = {}
+        clock = WorkClock()
         for rep in sc.chunk_reps(chunk):
             X, y = split_xy(df[df["rep"] == rep], features, "train")
             seed = int_seed(rng_for(base_seed, study.name, scenario, learner, rep, "fit"))
             estimator = build(seed)
             if hasattr(estimator, "bind"):  # the truth learner predicts with the DGP's f
                 estimator.bind(realized_dgp(study, sc, rep, base_seed))
-            models[rep] = fit_quietly(estimator, X, y)
+            with clock:
+                models[rep] = fit_quietly(estimator, X, y)
         log.info("fitted %s on %s %s (%d reps)", learner, scenario, chunk, len(models))
+        log.info("%s", clock.record("fit", learner, "-"))
         dump_object(models, out)
 
 
@@ -111,10 +117,11 @@ def run_explain(study: Study, scenario: str, chunk: str, base_seed: int, data: P
     samplers: dict[int, dict] = {rep: {} for rep in sc.chunk_reps(chunk)}
     for learner in dict.fromkeys(lrn for lrn, _ in outs):
         fitted = load_object(models[learner]) if learner in models else {}
-        build = learner_factory(study, learner, threads)
+        build = learner_factory(study, learner, threads, refit=True)
         methods = [m for (lrn, m) in outs if lrn == learner]
         specs = {m: METHODS.get(study.methods[m]["method"]) for m in methods}
         results: dict[str, list[pd.DataFrame]] = {m: [] for m in methods}
+        clocks = {m: WorkClock() for m in methods}
         for rep in sc.chunk_reps(chunk):
             part = df[df["rep"] == rep]
             X, y = split_xy(part, features, "train")
@@ -135,10 +142,13 @@ def run_explain(study: Study, scenario: str, chunk: str, base_seed: int, data: P
                     samplers=samplers[rep],
                 )
                 rng = rng_for(base_seed, study.name, scenario, learner, m, rep, "explain")
-                res = specs[m](ctx, study.method_params(m), rng)
+                with clocks[m]:
+                    res = specs[m](ctx, study.method_params(m), rng)
                 res.insert(0, "rep", rep)
                 results[m].append(res)
         log.info("explained %s / %s %s: %s", scenario, learner, chunk, ", ".join(methods))
+        for m in methods:
+            log.info("%s", clocks[m].record("explain", learner, m))
         for m in methods:
             frame = tag(pd.concat(results[m], ignore_index=True), sc, learner=learner, method=m)
             write_parquet(frame, outs[(learner, m)], config_hash=study.hash(),

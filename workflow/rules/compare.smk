@@ -14,6 +14,8 @@ rule summaries:
         "summaries {wildcards.study}"
     log:
         "results/{study}/logs/summaries.log",
+    benchmark:
+        "results/{study}/benchmarks/summaries/all/all.tsv"
     conda:
         ENV
     shell:
@@ -43,6 +45,8 @@ rule claims:
         "claims {wildcards.study}"
     log:
         "results/{study}/logs/claims.log",
+    benchmark:
+        "results/{study}/benchmarks/claims/all/all.tsv"
     conda:
         ENV
     shell:
@@ -70,6 +74,8 @@ rule scorecard:
         "scorecard of {} studies".format(len(STUDIES))
     log:
         "results/logs/scorecard.log",
+    benchmark:
+        "results/benchmarks/scorecard.tsv"
     conda:
         ENV
     shell:

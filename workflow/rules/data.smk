@@ -11,6 +11,8 @@ rule data:
         "data {wildcards.study}/{wildcards.scenario} {wildcards.chunk}"
     log:
         "results/{study}/logs/data/{scenario}/{chunk}.log",
+    benchmark:
+        "results/{study}/benchmarks/data/{scenario}/{chunk}.tsv"
     conda:
         ENV
     shell:

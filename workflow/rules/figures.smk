@@ -31,6 +31,8 @@ for _study in STUDIES.values():
                 f"figure {_study.name}/{_fig}"
             log:
                 f"results/{_study.name}/logs/figures/{_fig}.log",
+            benchmark:
+                f"results/{_study.name}/benchmarks/figure/{_fig}/all.tsv"
             conda:
                 ENV
             shell:

@@ -19,6 +19,8 @@ for _study in STUDIES.values():
                 f"truth {_study.name}/{_sc.name}"
             log:
                 f"results/{_study.name}/logs/truth/{_sc.name}.log",
+            benchmark:
+                f"results/{_study.name}/benchmarks/truth/{_sc.name}/all.tsv"
             conda:
                 ENV
             shell:

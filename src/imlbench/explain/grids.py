@@ -3,8 +3,10 @@
 A grid spec is a mapping with ``kind``: ``equidistant`` (``size`` points from the
 data minimum to maximum, or over ``range``), ``quantile`` (``size`` empirical
 quantiles, ends included), ``values`` (the listed ``values``) or ``levels`` (every
-distinct value: the grid of a categorical feature). ``within_data: true`` rejects a
-grid that leaves the observed range.
+distinct value: the grid of a categorical feature) or ``splits`` (one point per constant
+piece of a tree model's fit in the feature, within ``range``: the split points the caller
+takes from the model, :func:`imlbench.explain.tree_pd.split_grid`). ``within_data: true``
+rejects a grid that leaves the observed range.
 """
 
 from __future__ import annotations
@@ -16,7 +18,9 @@ import numpy as np
 
 from imlbench.params import choice, flag, integer, items, number
 
-GRID_KINDS = ("equidistant", "quantile", "values", "levels")
+#: the kinds built from the data alone
+DATA_KINDS = ("equidistant", "quantile", "values", "levels")
+GRID_KINDS = (*DATA_KINDS, "splits")
 #: the keys of a grid spec (defaults as in :func:`_grid`)
 GRID_FIELDS = {
     "kind": choice("equidistant", GRID_KINDS),
@@ -27,9 +31,11 @@ GRID_FIELDS = {
 }
 
 
-def make_grid(x: np.ndarray, spec: Mapping[str, Any], name: str = "the feature") -> np.ndarray:
-    """The grid of one feature (called ``name`` in errors) with observed values ``x``."""
-    grid = _grid(x, spec)
+def make_grid(x: np.ndarray, spec: Mapping[str, Any], name: str = "the feature",
+              splits: np.ndarray | None = None) -> np.ndarray:
+    """The grid of one feature (called ``name`` in errors) with observed values ``x``;
+    ``splits``: the grid of kind ``splits``, from the fitted model."""
+    grid = _grid(x, spec, splits)
     lo, hi = float(np.min(x)), float(np.max(x))
     if spec.get("within_data", False) and (grid.min() < lo or grid.max() > hi):
         raise ValueError(
@@ -49,7 +55,7 @@ def rows_within(X: np.ndarray, j: int, edges: np.ndarray) -> np.ndarray:
     return X[(X[:, j] >= edges[0]) & (X[:, j] <= edges[-1])]
 
 
-def _grid(x: np.ndarray, spec: Mapping[str, Any]) -> np.ndarray:
+def _grid(x: np.ndarray, spec: Mapping[str, Any], splits: np.ndarray | None) -> np.ndarray:
     kind = spec.get("kind", "equidistant")
     if kind == "equidistant":
         lo, hi = spec.get("range", (float(np.min(x)), float(np.max(x))))
@@ -60,4 +66,10 @@ def _grid(x: np.ndarray, spec: Mapping[str, Any]) -> np.ndarray:
         return np.asarray(spec["values"], dtype=float)
     if kind == "levels":
         return np.unique(x)
+    if kind == "splits":
+        if splits is None:
+            raise ValueError("grid.kind: splits needs a fitted tree model's split points "
+                             "(methods pdp, ice, surface); allowed here: "
+                             f"{', '.join(DATA_KINDS)}")
+        return splits
     raise ValueError(f"grid kind {kind!r} is not one of {', '.join(GRID_KINDS)}")

@@ -42,6 +42,9 @@ class LearnerSpec:
     build: Callable[..., Any]
     capabilities: frozenset[str] = field(default_factory=frozenset)
     params: Callable[[], tuple[str, ...]] = field(default=_fixed())
+    #: builds the estimator for refits, whose fitted model is only ever asked to predict (e.g.
+    #: relearned importance): predictions equal to ``build``'s, at lower cost; None: ``build``
+    refit: Callable[..., Any] | None = None
 
 
 LEARNERS: Registry[LearnerSpec] = Registry("learner")
@@ -58,6 +61,23 @@ def _rf(params: dict, random_state: int, threads: int) -> Any:
 
 def _bagging(params: dict, random_state: int, threads: int) -> Any:
     return _rf({**params, "max_features": 1.0}, random_state, threads)
+
+
+#: the parameters of ``rf`` that :class:`.compact.CompactForest` takes as well
+_COMPACT_FOREST_PARAMS = frozenset(
+    {"n_estimators", "max_features", "min_samples_split", "min_samples_leaf", "max_depth"})
+
+
+def _rf_refit(params: dict, random_state: int, threads: int) -> Any:
+    """The trees of ``rf`` without scikit-learn's per-tree overhead (:class:`.compact.
+    CompactForest`: the same trees and predictions) when the parameters allow, else ``rf``."""
+    if set(params) <= _COMPACT_FOREST_PARAMS:
+        return _forest(params, random_state, threads)
+    return _rf(params, random_state, threads)
+
+
+def _bagging_refit(params: dict, random_state: int, threads: int) -> Any:
+    return _rf_refit({**params, "max_features": 1.0}, random_state, threads)
 
 
 def _gbm(params: dict, random_state: int, threads: int) -> Any:
@@ -171,6 +191,7 @@ def _none(params: dict, random_state: int, threads: int) -> Any:
 
 
 _FOREST = "sklearn.ensemble.RandomForestRegressor"
+_REFITS = {"rf": _rf_refit, "bagging": _bagging_refit}
 for _name, _build, _caps, _params in [
     ("rf", _rf, {"oob", "trees"}, _estimator_params(_FOREST, "bootstrap", "random_state",
                                                    "n_jobs")),
@@ -192,12 +213,17 @@ for _name, _build, _caps, _params in [
     ("truth", _truth, {"oracle"}, _fixed()),
     ("none", _none, set(), _fixed()),
 ]:
-    LEARNERS.register(_name)(LearnerSpec(_build, frozenset(_caps), _params))
+    LEARNERS.register(_name)(LearnerSpec(_build, frozenset(_caps), _params,
+                                         _REFITS.get(_name)))
 
 
-def make_learner(name: str, params: dict, random_state: int, threads: int = 1) -> Any:
-    """A fresh, unfitted estimator of the registered learner ``name``."""
-    return LEARNERS.get(name).build(dict(params), random_state, threads)
+def make_learner(name: str, params: dict, random_state: int, threads: int = 1, *,
+                 refit: bool = False) -> Any:
+    """A fresh, unfitted estimator of the registered learner ``name``; with ``refit``, the
+    learner's estimator for refits that are only asked to predict (the same predictions)."""
+    spec = LEARNERS.get(name)
+    build = spec.refit if refit and spec.refit is not None else spec.build
+    return build(dict(params), random_state, threads)
 
 
 def fit_quietly(estimator: Any, X: Any, y: Any) -> Any:

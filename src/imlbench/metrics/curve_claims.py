@@ -18,6 +18,9 @@ written into the scorecard row.
                      minus at the reference, per repetition) equals its given value, as above
 ``missing_at_max``   no repetition's curve has a point at the largest value ``max`` of the
                      feature (StratPD drops it: no slope spans it); exact, no tolerance
+``curve_gap``        the RMS or sup gap between the curve and that of another method ``than``
+                     (same scenario, learner and repetition) equals, exceeds or stays below
+                     ``value``, as ``compare`` says
 ``growth_exponent``  the least-squares slope b of log(column) against log(n) over the rows
                      (e.g. run time against the sample size) lies in [lo, hi]:
                      lo - t' SE <= b <= hi + t' SE, SE the slope's standard error and t' with
@@ -36,7 +39,7 @@ import numpy as np
 import pandas as pd
 
 from imlbench.metrics.claims import Tables, claim_kind, claim_row, combos, select_rows
-from imlbench.params import choice, feature_name, flag, items, number, table, text
+from imlbench.params import choice, feature_name, flag, items, number, study_name, table, text
 from imlbench.stats import mean_and_se, t_multiplier
 
 #: the tolerance of every kind but ``missing_at_max``: k (a normal quantile, turned into the t
@@ -413,3 +416,45 @@ def published_value(claim: dict, t: Tables) -> list[dict]:
             f"(t({k:g}) = {tk:.3g}: the t quantile at Phi({k:g}), {len(v) - 1} df; the "
             f"prediction interval of one run)", bool(abs(v.mean() - value) <= allowed)))
     return rows
+
+
+@claim_kind("curve_gap", params={
+    "feature": feature_name(), "than": study_name("methods"),
+    "measure": choice("rms", ("rms", "sup")),
+    "relative": flag(False), "value": number(), **COMPARE, **TOLERANCE})
+def curve_gap(claim: dict, t: Tables) -> list[dict]:
+    """Two estimators of the same curve differ by a given amount: per repetition, the gap
+    g(x) = curve(x) - curve of method ``than`` (same scenario and learner) at the x both
+    hold; its RMS (``measure: rms``) or largest |g| (``sup``), divided by the range of
+    ``than``'s curve when ``relative``, is compared with ``value`` as ``compare`` says
+    (equal: |mean - value| <= t' SE + atol; above: mean - t' SE > value; below: mean + t' SE <
+    value), SE = sd over the R repetitions / sqrt(R), t' the Student-t quantile with R - 1 df
+    at Phi(k)."""
+    k, atol, value, than = claim["k"], claim["atol"], claim["value"], claim["than"]
+
+    def one(claim: dict, curves: pd.DataFrame, learner: str, method: str) -> dict:
+        other, why = _curves(claim, t, learner, than)
+        where = _where(claim, learner, method)
+        if other.empty:
+            return _no_data(claim, learner, method, why or (
+                f"no estimates of {_where(claim, learner, than)} to compare {where} with"))
+        both = curves.merge(other, on=["rep", "x"], suffixes=("", "_than"))
+        stat = {}
+        for rep, g in both.groupby("rep"):
+            gap = (g["value"] - g["value_than"]).to_numpy(float)
+            size = float(np.sqrt(np.mean(gap**2))) if claim["measure"] == "rms" \
+                else float(np.abs(gap).max())
+            span = float(g["value_than"].max() - g["value_than"].min())
+            stat[rep] = size / span if claim["relative"] and span > 0 else size
+        d = pd.Series(stat, dtype=float)
+        why = _few_reps(d, f"points shared with {than}", curves, where)
+        if why:
+            return _no_data(claim, learner, method, why)
+        ok, se, tol = compared(d, value, k, atol, claim["compare"])
+        unit = f" of the range of {than}" if claim["relative"] else ""
+        return claim_row(
+            claim, learner, method,
+            f"{claim['measure']} gap of {claim['feature']} to {than}{unit}: {d.mean():.3g} "
+            f"(SE {se:.3g}, {len(d)} reps, largest {d.max():.3g})", tol, ok)
+
+    return _per_combo(claim, t, one)
