@@ -35,26 +35,17 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-# Pin every native thread pool to one thread before numpy (BLAS, OpenMP) is loaded.
-os.environ["OMP_NUM_THREADS"] = "1"
-os.environ["OPENBLAS_NUM_THREADS"] = "1"
-os.environ["MKL_NUM_THREADS"] = "1"
-os.environ["BLIS_NUM_THREADS"] = "1"
-os.environ["VECLIB_MAXIMUM_THREADS"] = "1"
-os.environ["NUMEXPR_NUM_THREADS"] = "1"
+# numba's pool too; bench_explainers pins the others before numpy is loaded
 os.environ["NUMBA_NUM_THREADS"] = "1"
 
 import numpy as np
 import sklearn
+from bench_explainers import N_TRAIN, P, load, simulate  # its design: corr(x1, x2) = 0.9
 
 from imlbench.explain.effects import ice, partial_dependence
 from imlbench.explain.tree_pd import tree_ice, tree_model, tree_pd
 from imlbench.learners import fit_quietly, make_learner
 
-P = 10
-RHO = 0.9
-NOISE_SD = 0.5
-N_TRAIN = 2000
 GRID_SIZES = (50, 200)
 FEATURE = 0  # x1
 SEED = 0
@@ -64,14 +55,6 @@ LEARNERS: dict[str, tuple[str, dict[str, Any]]] = {
     "rf_leaf5": ("rf", {"n_estimators": 100}),
     "gbm": ("gbm", {"n_estimators": 200, "max_depth": 6}),
 }
-
-
-def simulate(n: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """n rows of N(0, Sigma) with corr(x1, x2) = RHO, and y = sum(x) + N(0, NOISE_SD^2)."""
-    cov = np.eye(P)
-    cov[0, 1] = cov[1, 0] = RHO
-    X = rng.multivariate_normal(np.zeros(P), cov, size=n)
-    return X, X.sum(axis=1) + rng.normal(0.0, NOISE_SD, size=n)
 
 
 def grid_of(x: np.ndarray, size: int) -> np.ndarray:
@@ -135,13 +118,6 @@ def bench_learner(label: str, model: Any, X: np.ndarray, runs: int) -> tuple[lis
             f"| {statistics.median(brute):.3f} | {ratio(brute, walk):.0f}x | {diff:.1e} |")
     print(line, flush=True)
     return lines, line
-
-
-def load() -> str:
-    try:
-        return "/".join(f"{x:.1f}" for x in os.getloadavg())
-    except OSError:
-        return "n/a"
 
 
 def main(argv: list[str] | None = None) -> int:
