@@ -36,11 +36,10 @@ from pathlib import Path
 
 import pandas as pd
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "src"))
+from imlbench.config import load_study, study_path
+from imlbench.workclock import WORK_LINE
 
-from imlbench.config import load_study, study_path  # noqa: E402
-from imlbench.workclock import WORK_LINE  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 STAGES = ("data", "fit", "explain", "truth", "summaries", "claims", "figure", "scorecard")
 #: median start-up of one job measured by ``benchmarks/job_start.py`` (2026-11-23, 2 cores)

@@ -17,22 +17,16 @@ import argparse
 from pathlib import Path
 
 import pandas as pd
+from workflow_breakdown import job_records
 
 from imlbench.config import load_study, study_path
 
 
 def job_costs(root: Path, study: str) -> pd.DataFrame:
-    """One row per benchmarked job: stage, scenario, chunk, wall ``s``, ``cpu_time``,
-    ``max_rss``."""
-    rows = []
-    paths = [p for stage in ("data", "fit", "explain")
-             for p in (root / "results" / study / "benchmarks" / stage).glob("*/*.tsv")]
-    for path in sorted(paths):
-        rec = pd.read_csv(path, sep="\t").iloc[-1]
-        rows.append({"stage": path.parent.parent.name, "scenario": path.parent.name,
-                     "chunk": path.stem, "s": float(rec["s"]),
-                     "cpu_time": float(rec["cpu_time"]), "max_rss": float(rec["max_rss"])})
-    return pd.DataFrame(rows)
+    """The benchmark records of the study's data, fit and explain jobs
+    (:func:`workflow_breakdown.job_records`: stage, scenario, chunk, wall ``s``, ``max_rss``)."""
+    jobs = job_records(root)
+    return jobs[(jobs["study"] == study) & jobs["stage"].isin(["data", "fit", "explain"])]
 
 
 def extrapolate(root: Path, study: str, measured: str, target: str) -> pd.DataFrame:

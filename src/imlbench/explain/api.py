@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +40,7 @@ from imlbench.explain.batching import DEFAULT_MAX_ROWS
 from imlbench.explain.grids import GRID_FIELDS
 from imlbench.explain.importance import CONTRASTS, LOSSES
 from imlbench.explain.samplers import SAMPLERS, SUBGROUP_PARAMS, fit_sampler
+from imlbench.explain.tree_pd import TreeEnsemble, tree_model
 from imlbench.params import (
     Param,
     check_all,
@@ -76,6 +78,12 @@ class ExplainContext:
 
     def predict(self, X: np.ndarray) -> np.ndarray:
         return self.model.predict(X)
+
+    @cached_property
+    def trees(self) -> TreeEnsemble | None:
+        """The fitted model's trees (:func:`imlbench.explain.tree_pd.tree_model`), read once
+        per context; None when the model is no tree model."""
+        return tree_model(self.model)
 
     def index(self, name: str) -> int:
         if name not in self.feature_names:

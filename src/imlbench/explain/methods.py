@@ -78,7 +78,6 @@ from imlbench.explain.tree_pd import (
     TreeEnsemble,
     split_grid,
     tree_ice,
-    tree_model,
     tree_pd,
     tree_pd_path,
 )
@@ -186,7 +185,7 @@ TREE_LEARNERS = "rf, bagging, tree, cart, forest, gbm"
 
 def _tree_model(ctx: ExplainContext, key: str, allowed: str) -> TreeEnsemble:
     """The fitted model's trees, or an error naming the parameter that needs them."""
-    ensemble = tree_model(ctx.model)
+    ensemble = ctx.trees
     if ensemble is None:
         raise ValueError(f"{key} needs a tree model (learners {TREE_LEARNERS}), not "
                          f"{type(ctx.model).__name__}; allowed for it: {allowed}")
@@ -220,7 +219,7 @@ def _effect_trees(ctx: ExplainContext, algorithm: str, rows: int) -> TreeEnsembl
     if algorithm == "brute" or algorithm == "auto" and rows < AUTO_MIN_ROWS:
         return None
     if algorithm == "auto":
-        ensemble = tree_model(ctx.model)
+        ensemble = ctx.trees
         return ensemble if ensemble is not None and ensemble.matches_predict else None
     return _tree_model(ctx, f"algorithm: {algorithm}", "auto, brute")
 

@@ -144,6 +144,19 @@ def _per_combo(claim: dict, t: Tables,
     return rows
 
 
+def _per_rows(claim: dict, table: pd.DataFrame,
+              fn: Callable[[dict, pd.DataFrame, str, str], dict]) -> list[dict]:
+    """``fn(claim, rows, learner, method)`` for every (learner, method) of the claim with rows
+    of the claim's scenario in ``table``, else a row without data (the caller of
+    :func:`imlbench.metrics.claims.evaluate` says why)."""
+    rows = []
+    for learner, method in combos(claim["where"]):
+        r = _rows_of(table, claim, learner, method)
+        rows.append(_no_data(claim, learner, method, "") if r.empty
+                    else fn(claim, r, learner, method))
+    return rows
+
+
 def _bad_range(claim: dict, lo: float, hi: float, inner: float | None = None) -> str:
     """Why the claim's range is unusable (empty: it is usable)."""
     if inner is None and lo < hi or inner is not None and lo < inner < hi:
@@ -288,41 +301,35 @@ def growth_exponent(claim: dict, t: Tables) -> list[dict]:
     Student-t quantile with rows - 2 df at Phi(k), widened by ``atol``."""
     lo, hi = claim["range"]
     k, atol, col, feature = claim["k"], claim["atol"], claim["column"], claim["feature"]
-    rows = []
-    for learner, method in combos(claim["where"]):
-        r = _rows_of(t.other, claim, learner, method)
+
+    def one(claim: dict, r: pd.DataFrame, learner: str, method: str) -> dict:
         where = _where(claim, learner, method)
-        if r.empty:
-            rows.append(_no_data(claim, learner, method, ""))
-            continue
         if not {"n", col} <= set(r):
-            rows.append(_no_data(claim, learner, method, f"the estimates of {where} have no "
-                                 f"column {'n' if 'n' not in r else col} (columns: "
-                                 f"{', '.join(r.columns)})"))
-            continue
+            return _no_data(claim, learner, method, f"the estimates of {where} have no column "
+                            f"{'n' if 'n' not in r else col} (columns: {', '.join(r.columns)})")
         if feature is not None:
             r = r[r["feature"] == feature] if "feature" in r else r.iloc[:0]
         r = r[(r["n"] > 0) & (r[col] > 0)].dropna(subset=["n", col])
         if len(r) < 3 or r["n"].nunique() < 2:
-            rows.append(_no_data(claim, learner, method, f"a log-log slope with an SE needs 3 "
-                                 f"rows with positive n and {col} at 2 sizes or more; {where}"
-                                 f"{f' feature {feature}' if feature else ''} has {len(r)} "
-                                 f"rows at {r['n'].nunique()} sizes"))
-            continue
+            return _no_data(claim, learner, method, f"a log-log slope with an SE needs 3 rows "
+                            f"with positive n and {col} at 2 sizes or more; {where}"
+                            f"{f' feature {feature}' if feature else ''} has {len(r)} rows at "
+                            f"{r['n'].nunique()} sizes")
         x, y = np.log(r["n"].to_numpy(float)), np.log(r[col].to_numpy(float))
         b = ls_slope(x, y)
         resid = y - y.mean() - b * (x - x.mean())
         se = float(np.sqrt(resid @ resid / (len(x) - 2) / ((x - x.mean()) ** 2).sum()))
         tk = float(t_multiplier(k, len(x) - 2))
         ok = lo - tk * se - atol <= b <= hi + tk * se + atol
-        rows.append(claim_row(
+        return claim_row(
             claim, learner, method,
             f"log-log slope of {col} on n: {b:.3g} (SE {se:.3g}; {len(x)} rows, n from "
             f"{r['n'].min():g} to {r['n'].max():g})",
             f"{lo:g} - t({k:g}) SE - {atol:g} <= slope <= {hi:g} + t({k:g}) SE + {atol:g} "
             f"(t({k:g}) = {tk:.3g}: the t quantile at Phi({k:g}), {len(x) - 2} df), SE of the "
-            f"least-squares slope", bool(ok)))
-    return rows
+            f"least-squares slope", bool(ok))
+
+    return _per_rows(claim, t.other, one)
 
 
 def anchored_errors(rep: pd.DataFrame, at: float | None) -> tuple[np.ndarray, float]:
@@ -391,31 +398,27 @@ def published_value(claim: dict, t: Tables) -> list[dict]:
     interval of one further run (sd over the R repetitions, t' the Student-t quantile with
     R - 1 df at Phi(k))."""
     k, atol, value, metric = claim["k"], claim["atol"], claim["value"], claim["metric"]
-    rows = []
-    for learner, method in combos(claim["where"]):
-        r = _rows_of(t.other, claim, learner, method)
-        where = _where(claim, learner, method)
-        if r.empty:
-            rows.append(_no_data(claim, learner, method, ""))
-            continue
+
+    def one(claim: dict, r: pd.DataFrame, learner: str, method: str) -> dict:
         held = r["metric"] if "metric" in r else pd.Series(dtype=str)
         v = r.loc[held == metric, "value"].dropna()
         if len(v) < 2:
-            rows.append(_no_data(claim, learner, method, (
+            return _no_data(claim, learner, method, (
                 f"a prediction interval needs metric {metric} in 2 repetitions or more; "
-                f"{where} has it in {len(v)} (metrics: {', '.join(map(str, held.unique()))})")))
-            continue
+                f"{_where(claim, learner, method)} has it in {len(v)} (metrics: "
+                f"{', '.join(map(str, held.unique()))})"))
         sd = float(v.std())
         tk = float(t_multiplier(k, len(v) - 1))
         allowed = tk * sd * np.sqrt(1 + 1 / len(v)) + atol
-        rows.append(claim_row(
+        return claim_row(
             claim, learner, method,
             f"{metric}: {v.mean():.4g} (sd {sd:.3g} over {len(v)} reps, from {v.min():.4g} to "
             f"{v.max():.4g})",
             f"|mean - {value:g}| <= t({k:g}) sd sqrt(1 + 1/reps) + {atol:g} = {allowed:.3g} "
             f"(t({k:g}) = {tk:.3g}: the t quantile at Phi({k:g}), {len(v) - 1} df; the "
-            f"prediction interval of one run)", bool(abs(v.mean() - value) <= allowed)))
-    return rows
+            f"prediction interval of one run)", bool(abs(v.mean() - value) <= allowed))
+
+    return _per_rows(claim, t.other, one)
 
 
 @claim_kind("curve_gap", params={

@@ -157,16 +157,20 @@ def _regions(claim: dict, points: pd.MultiIndex) -> tuple[np.ndarray, np.ndarray
 REGIONS = {"corner": number(0.5, minimum=0), "diagonal": number(0.1, minimum=0)}
 
 
-def _surface_rows(claim: dict, t: Tables, learner: str, method: str
-                  ) -> tuple[pd.DataFrame, dict | None]:
-    """The surface estimates (columns x, z) of one learner and method, or a row without data
-    saying why."""
-    r = _rows(t, claim["where"]["scenario"], learner, method)
-    if r.empty or "z" not in r:
-        return r, _no_data(claim, learner, method, "" if r.empty else
-                           f"the estimates of {_where(claim, learner, method)} are no "
-                           f"surface (no column z)")
-    return r, None
+def _per_surface(claim: dict, t: Tables,
+                 fn: Callable[[dict, pd.DataFrame, str, str], dict]) -> list[dict]:
+    """``fn(claim, surface, learner, method)`` for every (learner, method) of the claim whose
+    estimates are a surface (columns x, z), else a row without data saying why."""
+    rows = []
+    for learner, method in combos(claim["where"]):
+        r = _rows(t, claim["where"]["scenario"], learner, method)
+        if r.empty or "z" not in r:
+            rows.append(_no_data(claim, learner, method, "" if r.empty else
+                                 f"the estimates of {_where(claim, learner, method)} are no "
+                                 f"surface (no column z)"))
+        else:
+            rows.append(fn(claim, r, learner, method))
+    return rows
 
 
 @claim_kind("region_spread_ratio", params={**REGIONS, "min_ratio": number(1.0, above=0), **K})
@@ -174,27 +178,23 @@ def region_spread_ratio(claim: dict, t: Tables) -> list[dict]:
     """The between-fit SD of a surface (columns x, z), averaged over the grid points with
     |x - z| >= ``corner``, divided by that over the points with |x - z| <= ``diagonal``, exceeds
     ``min_ratio`` (see the module doc)."""
-    rows = []
-    for learner, method in combos(claim["where"]):
-        r, missing = _surface_rows(claim, t, learner, method)
-        if missing:
-            rows.append(missing)
-            continue
+
+    def one(claim: dict, r: pd.DataFrame, learner: str, method: str) -> dict:
         wide = _surfaces(r)
         off, on = _regions(claim, wide.columns)
         if len(wide) < 3 or not off.any() or not on.any():
-            rows.append(_no_data(claim, learner, method, f"{_where(claim, learner, method)} "
-                                 f"has {len(wide)} repetitions (3 needed), {int(off.sum())} "
-                                 f"points off and {int(on.sum())} on the diagonal"))
-            continue
+            return _no_data(claim, learner, method, f"{_where(claim, learner, method)} has "
+                            f"{len(wide)} repetitions (3 needed), {int(off.sum())} points off "
+                            f"and {int(on.sum())} on the diagonal")
         stat = partial(_region_ratio, off=off, on=on)
         ratio = stat(wide.to_numpy(float), None)
-        rows.append(_ratio_row(
+        return _ratio_row(
             claim, learner, method, ratio, log_ratio_se(wide, None, stat), len(wide),
             f"mean between-fit SD {spread(wide.loc[:, off]):.4g} at |x - z| >= "
             f"{claim['corner']:g} ({int(off.sum())} points) vs {spread(wide.loc[:, on]):.4g} at "
-            f"|x - z| <= {claim['diagonal']:g} ({int(on.sum())}); {len(wide)} reps"))
-    return rows
+            f"|x - z| <= {claim['diagonal']:g} ({int(on.sum())}); {len(wide)} reps")
+
+    return _per_surface(claim, t, one)
 
 
 def _one_sided(claim: dict, learner: str, method: str, d: pd.Series, what: str,
@@ -211,12 +211,8 @@ def region_gradient_gap(claim: dict, t: Tables) -> list[dict]:
     points with |x - z| >= ``corner`` minus that over the points with |x - z| <= ``diagonal``
     (differences between neighbouring z at the same x, placed at their midpoint); its mean
     over repetitions is above 0 (see the module doc)."""
-    rows = []
-    for learner, method in combos(claim["where"]):
-        r, missing = _surface_rows(claim, t, learner, method)
-        if missing:
-            rows.append(missing)
-            continue
+
+    def one(claim: dict, r: pd.DataFrame, learner: str, method: str) -> dict:
         r = r.sort_values(["rep", "x", "z"])
         g = r.groupby(["rep", "x"])
         slope = (g["value"].diff() / g["z"].diff()).abs()
@@ -227,15 +223,14 @@ def region_gradient_gap(claim: dict, t: Tables) -> list[dict]:
         on = d[d["gap"] <= claim["diagonal"]].groupby("rep")["slope"].mean()
         diff = (off - on).dropna()
         if len(diff) < 2:
-            rows.append(_no_data(claim, learner, method, f"{_where(claim, learner, method)}: "
-                                 f"an SE needs both regions in 2 repetitions or more, it has "
-                                 f"{len(diff)}"))
-            continue
-        rows.append(_one_sided(
+            return _no_data(claim, learner, method, f"{_where(claim, learner, method)}: an SE "
+                            f"needs both regions in 2 repetitions or more, it has {len(diff)}")
+        return _one_sided(
             claim, learner, method, diff,
             f"mean |d f / d z| {off.mean():.4g} at |x - z| >= {claim['corner']:g} vs "
-            f"{on.mean():.4g} at |x - z| <= {claim['diagonal']:g}; difference"))
-    return rows
+            f"{on.mean():.4g} at |x - z| <= {claim['diagonal']:g}; difference")
+
+    return _per_surface(claim, t, one)
 
 
 def _ice_truth(t: Tables, scenario: str, feature: str) -> pd.DataFrame:
