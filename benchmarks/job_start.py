@@ -2,12 +2,11 @@
 
 Every job of the workflow is a fresh ``python -m imlbench <stage> ...`` process, so its
 start-up (the interpreter, the imports, reading the study file) is paid once per job. This
-script times a no-op explain job as the rules call it: the closed-form Theorem 1 importance
-(``lm_theory``) of a fitted linear model on the extrapolation study's smoke-size ``main``
-scenario, whose own work takes milliseconds. The data and fit jobs it needs are run once,
-untimed, in a scratch directory; then the explain command is timed ``--repeats`` times, one
-run after the other, next to the bare interpreter start, the import of numpy and pandas, and
-the import of every library the job needs (the floor no such job can go below):
+script times a job whose own work takes milliseconds, as the rules call it: the truths of the
+extrapolation study's smoke-size ``main`` scenario (closed forms), written to a scratch
+directory. The command is timed ``--repeats`` times, one run after the other, next to the bare
+interpreter start, the import of numpy and pandas, and the import of every library the job
+needs (the floor no such job can go below):
 
     uv run python benchmarks/job_start.py --repeats 15
 """
@@ -23,9 +22,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-STUDY, SCENARIO, LEARNER, METHOD = "extrapolation", "main_rho0", "lm", "lm_theory"
-#: the libraries the job cannot do without: reading and writing Parquet, loading the model
-FLOOR = "import numpy, pandas, pyarrow.parquet, joblib, sklearn.linear_model"
+STUDY, SCENARIO = "extrapolation", "main_rho0"
+#: the libraries the job cannot do without: arrays, tables, writing Parquet
+FLOOR = "import numpy, pandas, pyarrow.parquet"
 
 
 def _cli(root: Path, *args: str) -> list[str]:
@@ -50,23 +49,15 @@ def main() -> None:
     root = args.root.resolve()
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        data, model = tmp / "c0.parquet", tmp / "lm.joblib"
-        subprocess.run(_cli(root, "data", "--study", STUDY, "--scenario", SCENARIO,
-                            "--chunk", "c0", "--out", str(data)), cwd=root, check=True)
-        subprocess.run(_cli(root, "fit", "--study", STUDY, "--scenario", SCENARIO, "--chunk",
-                            "c0", "--data", str(data), "--out", f"{LEARNER}={model}"),
-                       cwd=root, check=True)
-        explain = _cli(root, "explain", "--study", STUDY, "--scenario", SCENARIO, "--chunk",
-                       "c0", "--data", str(data), "--models", f"{LEARNER}={model}",
-                       "--out", f"{LEARNER}/{METHOD}={tmp / 'out.parquet'}")
+        (tmp / "config").symlink_to(root / "config")  # the study file; results/ in tmp
+        truth = _cli(tmp, "truth", "--study", STUDY, "--scenarios", SCENARIO)
         rows = {
             "python -c pass": _seconds([sys.executable, "-c", "pass"], args.repeats, root),
             "import numpy, pandas": _seconds(
                 [sys.executable, "-c", "import numpy, pandas"], args.repeats, root),
-            "import what the job needs (+ pyarrow, joblib, sklearn for the model)": _seconds(
+            "import what the job needs (+ pyarrow)": _seconds(
                 [sys.executable, "-c", FLOOR], args.repeats, root),
-            f"explain job ({STUDY}/{SCENARIO}, {LEARNER}/{METHOD})": _seconds(
-                explain, args.repeats, root),
+            f"truth job ({STUDY}/{SCENARIO})": _seconds(truth, args.repeats, root),
         }
     print(f"| command | median s | min s | max s |  ({args.repeats} runs each)")
     print("|---|---:|---:|---:|")

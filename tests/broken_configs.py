@@ -328,9 +328,14 @@ CASES: list[Broken] = [
     Broken("scenario_key_misspelt", "rep instead of reps", STUDY,
            doc(lambda d: d["scenarios"]["main"].__setitem__("rep", d["scenarios"]["main"]
                                                            .pop("reps"))),
-           "key scenarios.main", ("unknown key(s) 'rep'", "allowed: chunk_size, description, dgp, "
-                                  "exclusive, fit_models, learners, methods, n, n_test, params, "
-                                  "reps")),
+           "key scenarios.main", ("unknown key(s) 'rep'", "allowed: batch, chunk_size, description, "
+                                  "dgp, exclusive, fit_models, learners, methods, n, n_test, "
+                                  "params, reps")),
+    Broken("exclusive_family_in_a_shared_batch", "an exclusive family shares its run jobs",
+           STUDY, doc(lambda d: (d["scenarios"]["main"].__setitem__("exclusive", True),
+                                 d["scenarios"]["twod"].__setitem__("batch", "main"))),
+           "key scenarios.main.batch", ("batch 'main' holds the exclusive family 'main' and "
+                                        "the family 'twod'", "allowed: a batch of its own")),
     Broken("unknown_learner_in_scenario", "learner xgb in a scenario", STUDY,
            append_at("scenarios", "main", "learners", value="xgb"),
            "key scenarios.main.learners", ("'xgb'", f"allowed: {STUDY_LEARNERS}")),

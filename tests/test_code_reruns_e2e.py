@@ -16,6 +16,7 @@ from workflow_runs import dry_run_jobs
 
 from imlbench.dgp.base import DGPS
 from imlbench.explain.api import METHODS
+from imlbench.targets import batches
 from imlbench.validate import check_config
 
 pytestmark = pytest.mark.e2e
@@ -43,31 +44,33 @@ def _stage(jobs: set[str], stage: str) -> set[str]:
     return {j for j in jobs if j == stage or j.startswith(f"{stage}__")}
 
 
-def _rule(stage: str, scenario: str) -> str:
-    return f"{stage}__{STUDY}__{scenario.replace('.', 'p')}"
+def _run_jobs(study, scenarios: set[str]) -> set[str]:
+    """The `run` jobs that hold a chunk of one of ``scenarios``."""
+    return {f"run__{STUDY}__{b.name}" for b in batches(study)
+            if any(sc in scenarios for sc, _ in b.units)}
 
 
-def test_editing_a_method_reruns_the_explain_jobs_that_run_it(workdir, smoke_run):
+def test_editing_a_method_reruns_the_run_jobs_that_run_it(workdir, smoke_run):
     study = _study(workdir)
-    users = {_rule("explain", sc.name) for sc in study.scenarios.values()
+    users = {sc.name for sc in study.scenarios.values()
              if any(METHODS.get(study.methods[m]["method"]).run.__module__ == METHOD_MODULE
                     for m in sc.methods)}
-    assert users and len(users) < len(study.scenarios)
+    assert users and _run_jobs(study, users) != _run_jobs(study, set(study.scenarios))
     jobs = _jobs_after(workdir, METHOD_MODULE, lambda text: text + "\n_EDITED = 1\n")
-    assert _stage(jobs, "explain") == users
-    assert not _stage(jobs, "data") | _stage(jobs, "truth")
-    # the fitted models are temporary: the explain jobs that run again fit theirs again
-    assert _stage(jobs, "fit") == {j.replace("explain__", "fit__", 1) for j in users}
+    assert _stage(jobs, "run") == _run_jobs(study, users)
+    assert not _stage(jobs, "truth")
 
 
-def test_a_dgp_edit_reruns_the_data_of_its_scenarios_only(workdir, smoke_run):
+def test_a_dgp_edit_reruns_the_jobs_of_its_scenarios_only(workdir, smoke_run):
     study = _study(workdir)
     dgp = "copula_linear"
     module = DGPS.get(dgp).__module__
     jobs = _jobs_after(workdir, module, lambda text: text + "\n_EDITED = 1\n")
-    assert "data" in jobs  # the data rule is shared by every scenario: see the explain jobs
-    explained = {_rule("explain", sc.name) for sc in study.scenarios.values() if sc.dgp == dgp}
-    assert _stage(jobs, "explain") == explained
+    users = {sc.name for sc in study.scenarios.values() if sc.dgp == dgp}
+    assert _stage(jobs, "run") == _run_jobs(study, users)
+    assert _run_jobs(study, users) != _run_jobs(study, set(study.scenarios))
+    # the study's truths are one job, which holds the DGP's closed forms
+    assert _stage(jobs, "truth") == {f"truth__{STUDY}"}
 
 
 def test_a_claim_kind_edit_reruns_only_the_scorecard(workdir, smoke_run):

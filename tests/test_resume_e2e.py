@@ -39,7 +39,9 @@ def _parquet(root: Path) -> dict[str, Path]:
 
 def _interrupt(workdir: Path, share: float, total: int, sig: int, group: bool) -> int:
     """Start the README's command and send ``sig`` once ``share`` of ``total`` Parquet files
-    exist (to the process group, or to Snakemake alone); returns the process group."""
+    exist (to the process group, or to Snakemake alone); the run must stop with an error
+    before its remaining jobs run (a SIGINT at any moment: imlbench.interrupt). Returns the
+    process group."""
     proc = start(workdir, *SMOKE)
     deadline = time.monotonic() + 900
     while len(_parquet(workdir)) < share * total:
@@ -51,7 +53,9 @@ def _interrupt(workdir: Path, share: float, total: int, sig: int, group: bool) -
     else:
         os.kill(proc.pid, sig)
     proc.wait(timeout=300)
-    assert proc.returncode != 0, "the run was not interrupted"
+    console = (workdir / "console.txt").read_text()[-3000:]
+    assert proc.returncode != 0, f"the run was not interrupted\n{console}"
+    assert len(_parquet(workdir)) < total, f"the remaining jobs ran\n{console}"
     return proc.pid
 
 

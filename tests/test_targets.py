@@ -87,3 +87,43 @@ def test_paths_that_leave_results_are_found():
     outside = ["results/../escape.parquet", "/tmp/abs.parquet", "results/x/../../up.png",
                "config/config.yaml"]
     assert targets.outside_results(inside + outside) == outside
+
+
+@pytest.mark.parametrize("profile", ["smoke", "default", "paper"])
+def test_every_scenario_chunk_is_in_one_batch_of_its_families(profile):
+    for study in check_config(ROOT, {**_config(), "profile": profile})[1].values():
+        batches = targets.batches(study)
+        units = [u for b in batches for u in b.units]
+        expected = [(sc.name, c) for sc in study.scenarios.values() for c in sc.chunks]
+        assert sorted(units) == sorted(expected)
+        assert len({b.name for b in batches}) == len(batches)
+        for b in batches:
+            assert 1 <= len(b.units) <= targets.UNITS_PER_JOB
+            assert len({study.scenarios[sc].batch for sc, _ in b.units}) == 1
+            assert len({chunk for _, chunk in b.units}) == 1
+            assert b.exclusive == any(study.scenarios[sc].exclusive for sc, _ in b.units)
+
+
+def test_a_batch_fingerprint_changes_for_the_scenario_that_changes_only(studies):
+    study = copy.deepcopy(studies["stratpd"])
+    (batch,) = [b for b in targets.batches(study) if ("quadratic_noise_sd2", "c0") in b.units]
+    before = targets.batch_fingerprints(study, batch, 2021)
+    assert len(before) == len(batch.units) > 1
+    name = "quadratic_noise_sd2"
+    sc = study.scenarios[name]
+    study.scenarios[name] = type(sc)(**{**sc.__dict__, "params": {**sc.params, "noise_sd": 3}})
+    after = targets.batch_fingerprints(study, batch, 2021)
+    assert {k for k in before if before[k] != after[k]} == {f"{name}:c0"}
+
+
+def test_figure_groups_hold_every_figure_once(studies):
+    for study in studies.values():
+        groups = targets.figure_groups(study)
+        assert sorted(f for g in groups for f in g) == sorted(study.figures)
+        assert all(1 <= len(g) <= targets.FIGURES_PER_JOB for g in groups)
+
+
+def _config() -> dict:
+    import yaml
+
+    return yaml.safe_load((ROOT / "config" / "config.yaml").read_text())

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from workflow_runs import dry_run_jobs, snakemake, tail
 
+from imlbench import targets
 from imlbench.explain.api import METHODS
 from imlbench.io import read_parquet
 from imlbench.validate import check_config
@@ -96,11 +97,47 @@ def _jobs_after_edit(workdir: Path, study: str, change) -> set[str]:
         study_file.write_text(original)
 
 
-def test_restyling_a_figure_reruns_only_that_figure(workdir, smoke_run):
+def _checked(workdir: Path, study: str):
+    cfg = __import__("yaml").safe_load((workdir / "config" / "config.yaml").read_text())
+    return check_config(workdir, {**cfg, "profile": "smoke"})[1][study]
+
+
+def test_restyling_a_figure_reruns_only_its_figure_job(workdir, smoke_run):
+    """The figure job that draws fig_8 (with the other figures of its group), nothing else."""
     def restyle(doc):
         doc["figures"]["fig_8"]["style"] = {"font_size": 11}
 
-    assert _jobs_after_edit(workdir, "extrapolation", restyle) == {"figure__extrapolation__fig_8"}
+    groups = targets.figure_groups(_checked(workdir, "extrapolation"))
+    k = next(i for i, figs in enumerate(groups) if "fig_8" in figs)
+    assert len(groups) > 1
+    assert _jobs_after_edit(workdir, "extrapolation", restyle) == {f"figures__extrapolation__{k}"}
+
+
+def test_editing_one_scenario_reruns_its_job_and_its_readers_only(workdir, smoke_run):
+    """One of the four scenarios of stratpd's `quadratic` family (in one `run` job with other
+    families) gets another noise level: that job reruns, with the study's truths (a new
+    scenario has new truths) and what reads the family's estimates; no other `run` job of any
+    study."""
+    study = _checked(workdir, "stratpd")
+    family = [sc for sc in study.scenarios.values() if sc.family == "quadratic"]
+    (batch,) = {b for b in targets.batches(study)
+                if {sc for sc, _ in b.units} & {sc.name for sc in family}}
+    assert len(batch.units) > 1 and len(family) > 1
+
+    def one_more_noise(doc):
+        doc["scenarios"]["quadratic"]["sweep"]["noise_sd"][-1] += 1
+
+    jobs = _jobs_after_edit(workdir, "stratpd", one_more_noise)
+    groups = targets.figure_groups(study)
+    readers = {f"figures__stratpd__{k}" for k, figs in enumerate(groups)
+               if any("quadratic" in study.figures[f]["scenarios"] for f in figs)}
+    assert readers and readers <= jobs
+    assert {j for j in jobs if j.startswith("run__")} == {f"run__stratpd__{batch.name}"}
+    # the rest: the study's truths, summaries, claims and figures (rule names shared by the
+    # studies have no study in them: the run jobs above show no other study reruns)
+    assert jobs - {f"run__stratpd__{batch.name}"} <= {
+        "truth__stratpd", "summaries", "claims", "scorecard",
+        *(f"figures__stratpd__{k}" for k in range(len(groups)))}
 
 
 def test_a_description_edit_reruns_nothing(workdir, smoke_run):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 from pathlib import Path
 
@@ -20,33 +21,47 @@ def copy_project(dst: Path) -> Path:
     package source (a copy, so that a test may edit it: the workflow reads the code of every
     job from ``src/`` next to the Snakefile)."""
     dst.mkdir(parents=True, exist_ok=True)
-    for name in ("Snakefile", "environment.yml"):
+    for name in ("Snakefile", "environment.yml", "environment.post-deploy.sh"):
         shutil.copy(REPO / name, dst / name)
     for name in ("config", "workflow", "src"):
         shutil.copytree(REPO / name, dst / name, ignore=shutil.ignore_patterns("__pycache__"))
+    # the workflow profile next to the top-level Snakefile: a link, as in the repository
+    (dst / "profiles").symlink_to(os.readlink(REPO / "profiles"))
     return dst
 
 
-def environment() -> dict[str, str]:
-    env = {**os.environ, "PATH": f"{VENV_BIN}{os.pathsep}{os.environ.get('PATH', '')}"}
+def environment(path_prefix: list[Path] = ()) -> dict[str, str]:
+    """The environment of ``uv run``: the project's environment first on PATH (the jobs call
+    its ``python``), after ``path_prefix``."""
+    path = [*map(str, path_prefix), str(VENV_BIN), os.environ.get("PATH", "")]
+    env = {**os.environ, "PATH": os.pathsep.join(path)}
     env.pop("PYTHONPATH", None)  # jobs must import the project's src, nothing else
     return env
 
 
-def snakemake(workdir: Path, *args: str, timeout: int) -> subprocess.CompletedProcess:
+def snakemake(workdir: Path, *args: str, timeout: int,
+              path_prefix: list[Path] = ()) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [str(VENV_BIN / "snakemake"), *args], cwd=workdir, env=environment(),
+        [str(VENV_BIN / "snakemake"), *args], cwd=workdir, env=environment(path_prefix),
         capture_output=True, text=True, timeout=timeout,
     )
 
 
+def default_sigint() -> None:
+    """``preexec_fn`` of a process that must act on SIGINT as a run in a terminal does, also
+    when the tests run with SIGINT ignored: a shell without job control starts a background
+    command (``uv run pytest &``) so, Python leaves an ignored SIGINT ignored, and the
+    processes the tests start would inherit it."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def start(workdir: Path, *args: str) -> subprocess.Popen:
     """Snakemake started in its own process group (so a test can signal it as a terminal
-    does), its console sent to ``workdir/console.txt``."""
+    does) with SIGINT's default action, its console sent to ``workdir/console.txt``."""
     console = open(workdir / "console.txt", "a")  # noqa: SIM115  (closed with the process)
     return subprocess.Popen([str(VENV_BIN / "snakemake"), *args], cwd=workdir,
                             env=environment(), stdout=console, stderr=subprocess.STDOUT,
-                            start_new_session=True)
+                            start_new_session=True, preexec_fn=default_sigint)
 
 
 def tail(res: subprocess.CompletedProcess, n: int = 60) -> str:

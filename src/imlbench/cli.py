@@ -1,10 +1,12 @@
 """``python -m imlbench <stage> ...``: what the Snakemake rules call.
 
 Stages: ``check`` (validate the configuration, or one study file with ``--study``),
-``data``, ``fit``, ``explain``, ``truth``, ``summaries``, ``claims`` (a study's scorecard),
-``figure`` and ``scorecard`` (all studies). Every stage but ``check`` reads its study file
-from ``config/studies`` under ``--root`` with the given ``--profile``, without checking it
-again: the workflow checks the configuration once, before any job runs.
+``run`` (sample, fit and explain a batch of scenario chunks), ``truth`` (every truth of a
+study), ``summaries``, ``claims`` (a study's scorecard), ``figure`` (a group of a study's
+figures) and ``scorecard`` (all studies). Every stage but ``check`` reads its study file from
+``config/studies`` under ``--root`` with the given ``--profile``, without checking it again:
+the workflow checks the configuration once, before any job runs. The files a stage writes are
+those :mod:`imlbench.targets` names, under ``--root``.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import sys
 from pathlib import Path
 
 from imlbench.config import PROFILES, ConfigError, load_study, read_yaml, study_path
+from imlbench.workclock import process_record
 
 
 def _pairs(items: list[str]) -> dict[str, Path]:
@@ -37,31 +40,25 @@ def _parser() -> argparse.ArgumentParser:
     check = sub.add_parser("check", help="validate config/config.yaml and the enabled studies")
     check.add_argument("--study", help="validate this study file instead (a path, or the name "
                                        "of a file under config/studies, enabled or not)")
-    for name in ("data", "fit", "explain", "truth", "summaries", "claims", "figure"):
+    run = sub.add_parser("run", help="sample, fit and explain scenario chunks of a study")
+    run.add_argument("--study", required=True)
+    run.add_argument("--units", nargs="+", required=True, metavar="SCENARIO:CHUNK")
+    truth = sub.add_parser("truth", help="the truths of a study's scenarios")
+    truth.add_argument("--study", required=True)
+    truth.add_argument("--scenarios", nargs="+", required=True)
+    for name in ("summaries", "claims"):
         p = sub.add_parser(name)
         p.add_argument("--study", required=True)
-        if name in ("data", "fit", "explain", "truth"):
-            p.add_argument("--scenario", required=True)
-        if name in ("data", "fit", "explain"):
-            p.add_argument("--chunk", required=True)
-        if name in ("fit", "explain"):
-            p.add_argument("--data", required=True)
-        p.add_argument("--out", nargs="+", required=True,
-                       help="output path, or name=path pairs for several outputs "
-                            "(fit: learner=path; explain: learner/method=path)")
-        if name == "explain":
-            p.add_argument("--models", nargs="*", default=[],
-                           help="learner=path pairs (none when the scenario fits no models)")
-        if name in ("summaries", "claims"):
-            p.add_argument("--estimates", nargs="*", default=[])
-            p.add_argument("--truths", nargs="*", default=[])
+        p.add_argument("--estimates", nargs="*", default=[])
+        p.add_argument("--truths", nargs="*", default=[])
+        p.add_argument("--out", nargs="+", required=True, help="name=path pairs, or the path")
         if name == "claims":
             p.add_argument("--tables", nargs="+", required=True,
                            help="name=path pairs: ranks, summary, truth_errors, "
                                 "truth_error_reps")
-        if name == "figure":
-            p.add_argument("--figure", required=True)
-            p.add_argument("--inputs", nargs="*", default=[], help="role=path pairs")
+    figure = sub.add_parser("figure", help="draw figures of a study")
+    figure.add_argument("--study", required=True)
+    figure.add_argument("--figures", nargs="+", required=True)
     sc = sub.add_parser("scorecard")
     sc.add_argument("--cards", nargs="+", required=True)
     sc.add_argument("--out", nargs=2, required=True, metavar=("MD", "HTML"))
@@ -81,6 +78,9 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as exc:
         print(f"imlbench: configuration error: {exc}", file=sys.stderr)
         return 2
+    finally:
+        if args.stage != "check":  # a workflow job: its whole CPU, for the cost breakdown
+            logging.getLogger("imlbench").info("%s", process_record())
 
 
 def _check(args: argparse.Namespace) -> int:
@@ -116,20 +116,16 @@ def _run(args: argparse.Namespace) -> int:
         compare.write_scorecard_summary([Path(p) for p in args.cards], *map(Path, args.out),
                                         args.profile or "default", Path(args.run))
         return 0
-    study = load_study(study_path(Path(args.root), args.study), args.profile or "default")
+    root = Path(args.root)
+    study = load_study(study_path(root, args.study), args.profile or "default")
     studies.load([study.name], figures=args.stage == "figure")
     seed = args.base_seed
-    if args.stage == "data":
-        stages.run_data(study, args.scenario, args.chunk, seed, Path(args.out[0]))
-    elif args.stage == "fit":
-        stages.run_fit(study, args.scenario, args.chunk, seed, Path(args.data),
-                       _pairs(args.out), args.threads)
-    elif args.stage == "explain":
-        outs = {tuple(k.split("/", 1)): v for k, v in _pairs(args.out).items()}
-        stages.run_explain(study, args.scenario, args.chunk, seed, Path(args.data),
-                           _pairs(args.models), outs, args.max_rows, args.threads)
+    if args.stage == "run":
+        units = [tuple(unit.split(":", 1)) for unit in args.units]
+        stages.run_batch(study, units, seed, root, args.max_rows, args.threads)
     elif args.stage == "truth":
-        stages.run_truth(study, args.scenario, seed, _pairs(args.out))
+        for scenario in args.scenarios:
+            stages.run_truth(study, scenario, seed, root)
     elif args.stage == "summaries":
         compare.run_summaries(study, [Path(p) for p in args.estimates],
                               [Path(p) for p in args.truths], _pairs(args.out), seed)
@@ -138,5 +134,6 @@ def _run(args: argparse.Namespace) -> int:
                               [Path(p) for p in args.truths], _pairs(args.tables),
                               Path(args.out[0]), seed)
     elif args.stage == "figure":
-        stages.run_figure(study, args.figure, args.inputs, _pairs(args.out))
+        for figure in args.figures:
+            stages.run_figure(study, figure, root)
     return 0

@@ -20,6 +20,7 @@ rerunning gives identical values.
 from __future__ import annotations
 
 import html
+import logging
 from collections import defaultdict
 from datetime import UTC, datetime
 from functools import partial
@@ -43,6 +44,9 @@ from imlbench.metrics.truth_errors import (
     why_not_compared,
 )
 from imlbench.runinfo import write_run
+from imlbench.workclock import WorkClock
+
+log = logging.getLogger("imlbench")
 
 #: the columns of SCORECARD.md and scorecard.html
 SUMMARY_COLUMNS = ["study", "claim", "figure", "learner", "method", "published", "reproduced",
@@ -85,23 +89,26 @@ def run_summaries(study: Study, estimates: list[Path], truths: list[Path],
     """Ranks of the importance estimates, the summaries of the summarised methods and the
     truth errors; ``outs`` maps each name of :func:`imlbench.targets.metrics_paths` to its
     path."""
-    importance, summarised = [], defaultdict(list)
-    for path in estimates:
-        spec = METHODS.get(_method(study, path))
-        if spec.kind == "importance":
-            importance.append(path)
-        if spec.summarise is not None:
-            summarised[_method(study, path)].append(path)
-    ranked = add_ranks(read_many(importance)) if importance else pd.DataFrame()
-    parts = [METHODS.get(m).summarise(paths) for m, paths in summarised.items()]
-    reps = truth_error_reps(study, estimates, truths)
-    tables = {
-        "summary": pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(),
-        "ranks": ranked,
-        "mean_ranks": mean_ranks(ranked) if len(ranked) else ranked,
-        "truth_errors": summarise_errors(reps),
-        "truth_error_reps": reps,
-    }
+    clock = WorkClock()
+    with clock:  # reading the estimates is part of summarising them
+        importance, summarised = [], defaultdict(list)
+        for path in estimates:
+            spec = METHODS.get(_method(study, path))
+            if spec.kind == "importance":
+                importance.append(path)
+            if spec.summarise is not None:
+                summarised[_method(study, path)].append(path)
+        ranked = add_ranks(read_many(importance)) if importance else pd.DataFrame()
+        parts = [METHODS.get(m).summarise(paths) for m, paths in summarised.items()]
+        reps = truth_error_reps(study, estimates, truths)
+        tables = {
+            "summary": pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(),
+            "ranks": ranked,
+            "mean_ranks": mean_ranks(ranked) if len(ranked) else ranked,
+            "truth_errors": summarise_errors(reps),
+            "truth_error_reps": reps,
+        }
+    log.info("%s", clock.record("summaries", study.name, "-"))
     seed = [base_seed, study.name, "compare"]
     for name, table in tables.items():
         write_parquet(table, outs[name], config_hash=study.hash(), seed=seed)
@@ -111,15 +118,18 @@ def run_scorecard(study: Study, estimates: list[Path], truths: list[Path],
                   metrics: dict[str, Path], out_scorecard: Path, base_seed: int) -> None:
     """Every claim of the study as scorecard rows (claim, published, reproduced, verdict);
     ``metrics`` maps ranks, summary, truth_errors and truth_error_reps to their paths."""
-    by_estimand = _read_truths(truths)
-    truth = {sc: t for (sc, name), t in by_estimand.items() if name == "importance"}
-    tables = Tables(ranked=read_parquet(metrics["ranks"]), truth=truth,
-                    other=read_many(estimates), truths=by_estimand,
-                    summary=read_parquet(metrics["summary"]),
-                    truth_errors=read_parquet(metrics["truth_errors"]),
-                    truth_error_reps=read_parquet(metrics["truth_error_reps"]))
-    card = evaluate(study.claims, tables, set(study.scenarios),
-                    partial(no_data_reason, study, tables))
+    clock = WorkClock()
+    with clock:  # reading the tables is part of evaluating the claims
+        by_estimand = _read_truths(truths)
+        truth = {sc: t for (sc, name), t in by_estimand.items() if name == "importance"}
+        tables = Tables(ranked=read_parquet(metrics["ranks"]), truth=truth,
+                        other=read_many(estimates), truths=by_estimand,
+                        summary=read_parquet(metrics["summary"]),
+                        truth_errors=read_parquet(metrics["truth_errors"]),
+                        truth_error_reps=read_parquet(metrics["truth_error_reps"]))
+        card = evaluate(study.claims, tables, set(study.scenarios),
+                        partial(no_data_reason, study, tables))
+    log.info("%s", clock.record("claims", study.name, "-"))
     card.insert(0, "study", study.name)
     write_parquet(card, out_scorecard, config_hash=study.hash(),
                   seed=[base_seed, study.name, "compare"])

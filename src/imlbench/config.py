@@ -146,8 +146,11 @@ class Scenario:
     #: whether the fit stage fits each learner per repetition (false: the methods refit
     #: the learners themselves and need no fitted model).
     fit_models: bool = True
-    #: whether its explain jobs run with no other job on the cores (timing methods).
+    #: whether its run jobs run with no other job on the cores (timing methods).
     exclusive: bool = False
+    #: the run jobs its chunks share with those of other families of the same batch
+    #: (:func:`imlbench.targets.batches`); the family's name unless the study file says
+    batch: str = ""
 
     @property
     def chunks(self) -> list[str]:
@@ -253,6 +256,7 @@ def expand_scenarios(family: str, spec: dict, profile: str) -> list[Scenario]:
             test_fraction=float(spec.get("test_fraction", 0.0)),
             fit_models=bool(spec.get("fit_models", True)),
             exclusive=bool(spec.get("exclusive", False)),
+            batch=spec.get("batch", family),
         ))
     return out
 

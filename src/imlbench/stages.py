@@ -1,4 +1,6 @@
-"""The workflow stages: data, fit, explain, truth, figure. Each writes its own outputs only.
+"""The workflow stages: data, fit and explain (one process per batch of scenario chunks),
+truth and figure. Each writes its own outputs only, and logs a ``work`` line
+(:mod:`imlbench.workclock`) for the seconds of each piece of numerical work in it.
 
 Every random stream is derived from (base seed, study, scenario, [learner,
 method,] rep, stage), so any job rerun gives identical values regardless of
@@ -15,12 +17,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from imlbench import targets
 from imlbench.config import Scenario, Study
 from imlbench.dgp.base import DGP, make_dgp
 from imlbench.explain.api import METHODS, ExplainContext
 from imlbench.figures import FIGURES
 from imlbench.figures.inputs import FigureInputs
-from imlbench.io import dump_object, load_object, read_parquet, write_parquet
+from imlbench.io import write_parquet
 from imlbench.learners import fit_quietly, make_learner
 from imlbench.seeds import int_seed, rng_for
 from imlbench.truth import TRUTHS
@@ -55,11 +58,14 @@ def simulate(study: Study, sc: Scenario, rep: int, base_seed: int) -> pd.DataFra
     return df
 
 
-def run_data(study: Study, scenario: str, chunk: str, base_seed: int, out: Path) -> None:
-    sc = study.scenarios[scenario]
-    frames = [simulate(study, sc, rep, base_seed) for rep in sc.chunk_reps(chunk)]
-    write_parquet(pd.concat(frames, ignore_index=True), out,
-                  config_hash=study.hash(), seed=[base_seed, study.name, scenario, chunk])
+def sample_chunk(study: Study, sc: Scenario, chunk: str, base_seed: int) -> pd.DataFrame:
+    """The chunk's repetitions of the scenario's DGP, one data set each (:func:`simulate`)."""
+    clock = WorkClock()
+    with clock:
+        df = pd.concat([simulate(study, sc, rep, base_seed) for rep in sc.chunk_reps(chunk)],
+                       ignore_index=True)
+    log.info("%s", clock.record("data", sc.name, chunk))
+    return df
 
 
 def split_xy(df: pd.DataFrame, features: list[str], split: str) -> tuple[np.ndarray, np.ndarray]:
@@ -83,76 +89,100 @@ def learner_factory(study: Study, learner: str, threads: int, refit: bool = Fals
     return build
 
 
-def run_fit(study: Study, scenario: str, chunk: str, base_seed: int, data: Path,
-            outs: dict[str, Path], threads: int = 1) -> None:
-    """Fit every learner of ``outs`` (learner -> model file) on each repetition of the chunk."""
-    sc = study.scenarios[scenario]
-    df = read_parquet(data)
+def fit_chunk(study: Study, sc: Scenario, chunk: str, base_seed: int, df: pd.DataFrame,
+              learner: str, threads: int = 1) -> dict[int, object]:
+    """The learner fitted on the training rows of each repetition of the chunk, by rep."""
     features = feature_columns(df)
-    for learner, out in outs.items():
-        build = learner_factory(study, learner, threads)
-        models = {}
-        clock = WorkClock()
-        for rep in sc.chunk_reps(chunk):
-            X, y = split_xy(df[df["rep"] == rep], features, "train")
-            seed = int_seed(rng_for(base_seed, study.name, scenario, learner, rep, "fit"))
-            estimator = build(seed)
-            if hasattr(estimator, "bind"):  # the truth learner predicts with the DGP's f
-                estimator.bind(realized_dgp(study, sc, rep, base_seed))
-            with clock:
-                models[rep] = fit_quietly(estimator, X, y)
-        log.info("fitted %s on %s %s (%d reps)", learner, scenario, chunk, len(models))
-        log.info("%s", clock.record("fit", learner, "-"))
-        dump_object(models, out)
+    build = learner_factory(study, learner, threads)
+    models = {}
+    clock = WorkClock()
+    for rep in sc.chunk_reps(chunk):
+        X, y = split_xy(df[df["rep"] == rep], features, "train")
+        seed = int_seed(rng_for(base_seed, study.name, sc.name, learner, rep, "fit"))
+        estimator = build(seed)
+        if hasattr(estimator, "bind"):  # the truth learner predicts with the DGP's f
+            estimator.bind(realized_dgp(study, sc, rep, base_seed))
+        with clock:
+            models[rep] = fit_quietly(estimator, X, y)
+    log.info("%s", clock.record("fit", sc.name, chunk, learner))
+    return models
 
 
-def run_explain(study: Study, scenario: str, chunk: str, base_seed: int, data: Path,
-                models: dict[str, Path], outs: dict[tuple[str, str], Path], max_rows: int,
-                threads: int = 1) -> None:
-    """Run every (learner, method) of ``outs`` on each repetition; one Parquet file each."""
-    sc = study.scenarios[scenario]
-    df = read_parquet(data)
+def explain_chunk(study: Study, sc: Scenario, chunk: str, base_seed: int, df: pd.DataFrame,
+                  learner: str, methods: list[str], fitted: dict[int, object],
+                  samplers: dict[int, dict], max_rows: int,
+                  threads: int = 1) -> dict[str, pd.DataFrame]:
+    """The methods of the learner on each repetition of the chunk: one tidy table per method,
+    tagged with the scenario, learner and method (:func:`tag`). ``samplers`` caches the fitted
+    samplers of each repetition, shared by every learner of the chunk."""
     features = feature_columns(df)
+    build = learner_factory(study, learner, threads, refit=True)
+    specs = {m: METHODS.get(study.methods[m]["method"]) for m in methods}
+    results: dict[str, list[pd.DataFrame]] = {m: [] for m in methods}
+    clocks = {m: WorkClock() for m in methods}
+    for rep in sc.chunk_reps(chunk):
+        part = df[df["rep"] == rep]
+        X, y = split_xy(part, features, "train")
+        X_test, y_test = split_xy(part, features, "test")
+        dgp = realized_dgp(study, sc, rep, base_seed)
+        for m in methods:
+            refit_rng = rng_for(base_seed, study.name, sc.name, learner, m, rep, "refit")
+
+            def fit(Xn: np.ndarray, yn: np.ndarray, _r=refit_rng, _b=build):
+                return fit_quietly(_b(int_seed(_r)), Xn, yn).predict
+
+            ctx = ExplainContext(
+                model=fitted.get(rep), X=X, y=y, feature_names=features, dgp=dgp, fit=fit,
+                fixed_rng=lambda label: rng_for(base_seed, study.name, label),
+                X_test=X_test, y_test=y_test, max_rows=max_rows,
+                sampler_rng=lambda key, _rep=rep: rng_for(
+                    base_seed, study.name, sc.name, _rep, "sampler", key),
+                samplers=samplers[rep],
+            )
+            rng = rng_for(base_seed, study.name, sc.name, learner, m, rep, "explain")
+            with clocks[m]:
+                res = specs[m](ctx, study.method_params(m), rng)
+            res.insert(0, "rep", rep)
+            results[m].append(res)
+    for m in methods:
+        log.info("%s", clocks[m].record("explain", sc.name, chunk, learner, m))
+    return {m: tag(pd.concat(results[m], ignore_index=True), sc, learner=learner, method=m)
+            for m in methods}
+
+
+def run_chunk(study: Study, scenario: str, chunk: str, base_seed: int, root: Path,
+              max_rows: int, threads: int = 1) -> None:
+    """Sample, fit and explain one chunk of a scenario in this process: its data file and one
+    estimate file per (learner, method) (:mod:`imlbench.targets`), under ``root``. The fitted
+    models live in memory only: no later job reads them."""
+    sc = study.scenarios[scenario]
+    df = sample_chunk(study, sc, chunk, base_seed)
+    write_parquet(df, root / targets.data_path(study.name, scenario, chunk),
+                  config_hash=study.hash(), seed=[base_seed, study.name, scenario, chunk])
     # fitted samplers depend on the repetition's training rows only: shared by the learners
     samplers: dict[int, dict] = {rep: {} for rep in sc.chunk_reps(chunk)}
-    for learner in dict.fromkeys(lrn for lrn, _ in outs):
-        fitted = load_object(models[learner]) if learner in models else {}
-        build = learner_factory(study, learner, threads, refit=True)
-        methods = [m for (lrn, m) in outs if lrn == learner]
-        specs = {m: METHODS.get(study.methods[m]["method"]) for m in methods}
-        results: dict[str, list[pd.DataFrame]] = {m: [] for m in methods}
-        clocks = {m: WorkClock() for m in methods}
-        for rep in sc.chunk_reps(chunk):
-            part = df[df["rep"] == rep]
-            X, y = split_xy(part, features, "train")
-            X_test, y_test = split_xy(part, features, "test")
-            dgp = realized_dgp(study, sc, rep, base_seed)
-            for m in methods:
-                refit_rng = rng_for(base_seed, study.name, scenario, learner, m, rep, "refit")
-
-                def fit(Xn: np.ndarray, yn: np.ndarray, _r=refit_rng, _b=build):
-                    return fit_quietly(_b(int_seed(_r)), Xn, yn).predict
-
-                ctx = ExplainContext(
-                    model=fitted.get(rep), X=X, y=y, feature_names=features, dgp=dgp, fit=fit,
-                    fixed_rng=lambda label: rng_for(base_seed, study.name, label),
-                    X_test=X_test, y_test=y_test, max_rows=max_rows,
-                    sampler_rng=lambda key, _rep=rep: rng_for(
-                        base_seed, study.name, scenario, _rep, "sampler", key),
-                    samplers=samplers[rep],
-                )
-                rng = rng_for(base_seed, study.name, scenario, learner, m, rep, "explain")
-                with clocks[m]:
-                    res = specs[m](ctx, study.method_params(m), rng)
-                res.insert(0, "rep", rep)
-                results[m].append(res)
-        log.info("explained %s / %s %s: %s", scenario, learner, chunk, ", ".join(methods))
-        for m in methods:
-            log.info("%s", clocks[m].record("explain", learner, m))
-        for m in methods:
-            frame = tag(pd.concat(results[m], ignore_index=True), sc, learner=learner, method=m)
-            write_parquet(frame, outs[(learner, m)], config_hash=study.hash(),
+    for learner in sc.learners:
+        methods = study.methods_for(scenario, learner)
+        if not methods:
+            continue
+        fitted = (fit_chunk(study, sc, chunk, base_seed, df, learner, threads)
+                  if sc.fit_models else {})
+        tables = explain_chunk(study, sc, chunk, base_seed, df, learner, methods, fitted,
+                               samplers, max_rows, threads)
+        for m, frame in tables.items():
+            write_parquet(frame, root / targets.estimate_path(study.name, scenario, learner, m,
+                                                              chunk),
+                          config_hash=study.hash(),
                           seed=[base_seed, study.name, scenario, learner, m, chunk])
+        log.info("explained %s / %s %s: %s", scenario, learner, chunk, ", ".join(tables))
+
+
+def run_batch(study: Study, units: list[tuple[str, str]], base_seed: int, root: Path,
+              max_rows: int, threads: int = 1) -> None:
+    """:func:`run_chunk` for each (scenario, chunk) of a batch (:func:`imlbench.targets.batches`),
+    one after the other in this process."""
+    for scenario, chunk in units:
+        run_chunk(study, scenario, chunk, base_seed, root, max_rows, threads)
 
 
 def tag(df: pd.DataFrame, sc: Scenario, **labels: str) -> pd.DataFrame:
@@ -163,24 +193,33 @@ def tag(df: pd.DataFrame, sc: Scenario, **labels: str) -> pd.DataFrame:
     return df
 
 
-def run_truth(study: Study, scenario: str, base_seed: int, outs: dict[str, Path]) -> None:
-    """The truth tables of the scenario's DGP (:mod:`imlbench.truth`), one file per estimand."""
+def run_truth(study: Study, scenario: str, base_seed: int, root: Path) -> None:
+    """The truth tables of the scenario's DGP (:mod:`imlbench.truth`), one file per estimand
+    (:func:`imlbench.targets.truth_paths`, under ``root``)."""
     sc = study.scenarios[scenario]
     dgp = make_dgp(sc.dgp, sc.params)
     compute = TRUTHS.get(sc.dgp).compute
-    tables = compute(dgp, lambda label: rng_for(base_seed, study.name, label))
-    for estimand, path in outs.items():
-        write_parquet(tag(tables[estimand], sc), path, config_hash=study.hash(),
+    clock = WorkClock()
+    with clock:
+        tables = compute(dgp, lambda label: rng_for(base_seed, study.name, label))
+    log.info("%s", clock.record("truth", scenario, "-"))
+    for estimand, path in targets.truth_paths(study, sc).items():
+        write_parquet(tag(tables[estimand], sc), root / path, config_hash=study.hash(),
                       seed=[base_seed, study.name, scenario, "truth"])
 
 
-def run_figure(study: Study, figure: str, inputs: list[str], outs: dict[str, Path]) -> None:
-    """Draw figure ``figure`` of the study from ``inputs`` (``kind=path``: estimates, truth,
-    ranks, summary, data, truth_error_reps) into ``outs['png']`` and ``outs['pdf']``."""
+def run_figure(study: Study, figure: str, root: Path) -> None:
+    """Draw figure ``figure`` of the study from the files it reads
+    (:func:`imlbench.targets.figure_inputs`) into its PNG and PDF files
+    (:func:`imlbench.targets.figure_paths`), under ``root``."""
     spec = study.figures[figure]
-    paths: dict[str, list[Path]] = {}
-    for kind, path in (item.split("=", 1) for item in inputs):
-        paths.setdefault(kind, []).append(Path(path))
+    paths = {kind: [root / p for p in files]
+             for kind, files in targets.figure_inputs(study, figure).items()}
+    outs = {ext: root / p for ext, p in targets.figure_paths(study.name, figure).items()}
     scenarios = [sc.name for sc in study.scenarios_of(spec["scenarios"]) if sc.chunks]
-    FIGURES.get(spec["function"]).draw(
-        FigureInputs(paths, spec.get("methods", {}), scenarios), spec, outs["png"], outs["pdf"])
+    clock = WorkClock()
+    with clock:
+        FIGURES.get(spec["function"]).draw(
+            FigureInputs(paths, spec.get("methods", {}), scenarios), spec, outs["png"],
+            outs["pdf"])
+    log.info("%s", clock.record("figure", figure, "-"))

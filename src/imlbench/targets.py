@@ -15,6 +15,7 @@ the methods the claims name.
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 
 from imlbench.codehash import code_hash
 from imlbench.config import Scenario, Study
@@ -32,18 +33,68 @@ from imlbench.truth import TRUTHS, estimands
 
 #: the kinds of files a figure job reads
 FIGURE_INPUTS = ("estimates", "truth", "ranks", "summary", "data", "truth_error_reps")
+#: the most scenario chunks of one family that one `run` job samples, fits and explains, and
+#: the most figures one `figure` job draws (README, "Job sizes"): a job then does tens of
+#: seconds of work or more against about 3 s of its own cost (a Python start with the
+#: scientific stack, Snakemake's bookkeeping), and editing one scenario or restyling one
+#: figure reruns at most this many
+UNITS_PER_JOB = 8
+FIGURES_PER_JOB = 8
+
+
+@dataclass(frozen=True)
+class Batch:
+    """The scenario chunks one `run` job samples, fits and explains, one after the other."""
+
+    name: str
+    #: (scenario, chunk) pairs
+    units: tuple[tuple[str, str], ...]
+    #: whether the job runs with no other job on the cores (a scenario that measures time)
+    exclusive: bool
+
+
+def batches(study: Study) -> list[Batch]:
+    """The study's `run` jobs: the chunks with the same chunk name of the scenarios of one
+    family (one entry of the study file, expanded over its sweep), or of the families that
+    share a ``batch``, at most :data:`UNITS_PER_JOB` to a job, named ``<batch>_<chunk>`` (and
+    ``_<k>`` when a batch needs several)."""
+    groups: dict[tuple[str, str], list[tuple[str, str]]] = {}
+    for sc in study.scenarios.values():
+        for chunk in sc.chunks:
+            groups.setdefault((sc.batch, chunk), []).append((sc.name, chunk))
+    out = []
+    for (batch, chunk), units in groups.items():
+        pieces = [units[i:i + UNITS_PER_JOB] for i in range(0, len(units), UNITS_PER_JOB)]
+        for k, piece in enumerate(pieces):
+            out.append(Batch(
+                name=f"{batch}_{chunk}" + (f"_{k}" if len(pieces) > 1 else ""),
+                units=tuple(piece),
+                exclusive=any(study.scenarios[sc].exclusive for sc, _ in piece)))
+    return out
+
+
+def batch_outputs(study: Study, batch: Batch) -> list[str]:
+    """What a `run` job writes: each chunk's data and its estimates, one file per (learner,
+    method)."""
+    out = []
+    for scenario, chunk in batch.units:
+        sc = study.scenarios[scenario]
+        out.append(data_path(study.name, scenario, chunk))
+        out += [estimate_path(study.name, scenario, learner, m, chunk)
+                for learner, m in explain_pairs(study, sc)]
+    return out
 
 
 def data_path(study: str, scenario: str, chunk: str) -> str:
     return f"results/{study}/data/{scenario}/{chunk}.parquet"
 
 
-def model_path(study: str, scenario: str, learner: str, chunk: str) -> str:
-    return f"results/{study}/models/{scenario}/{learner}/{chunk}.joblib"
-
-
 def estimate_path(study: str, scenario: str, learner: str, method: str, chunk: str) -> str:
     return f"results/{study}/estimates/{scenario}/{learner}/{method}/{chunk}.parquet"
+
+
+def figure_paths(study: str, fig: str) -> dict[str, str]:
+    return {ext: f"results/{study}/figures/{fig}.{ext}" for ext in ("png", "pdf")}
 
 
 def metrics_paths(study: str) -> dict[str, str]:
@@ -128,6 +179,26 @@ def all_truths(study: Study) -> list[str]:
     return [p for sc in study.scenarios.values() for p in truth_paths(study, sc).values()]
 
 
+def truth_scenarios(study: Study) -> list[str]:
+    """The scenarios with truths, all computed by the study's one `truth` job."""
+    return [sc.name for sc in study.scenarios.values() if truth_paths(study, sc)]
+
+
+def figure_groups(study: Study) -> list[list[str]]:
+    """The figures of each `figure` job: those that read only estimates, truths and data
+    (drawn as soon as these exist) apart from those that read the summaries, each kind in
+    groups of at most :data:`FIGURES_PER_JOB` in study-file order."""
+    def reads_summaries(fig: str) -> bool:
+        files = figure_inputs(study, fig)
+        return any(files[kind] for kind in ("ranks", "summary", "truth_error_reps"))
+
+    out = []
+    for late in (False, True):
+        figs = [fig for fig in study.figures if reads_summaries(fig) == late]
+        out += [figs[i:i + FIGURES_PER_JOB] for i in range(0, len(figs), FIGURES_PER_JOB)]
+    return out
+
+
 def _roles(spec: dict) -> set[str]:
     methods = spec.get("methods", {})
     return {m for v in methods.values() for m in ([v] if isinstance(v, str) else v)}
@@ -190,17 +261,30 @@ def _learners(study: Study, sc: Scenario) -> dict:
             for lrn in sc.learners}
 
 
-def fit_fingerprint(study: Study, sc: Scenario, base_seed: int) -> str:
-    return config_hash([base_seed, _learners(study, sc),
-                        code_hash(_learners_code(study, list(sc.learners)))])
-
-
 def explain_fingerprint(study: Study, sc: Scenario, base_seed: int) -> str:
+    """What the fits and methods of a scenario's chunk depend on besides its data: the
+    learners, the (learner, method) pairs with their parameters, and their code."""
     pairs = explain_pairs(study, sc)
     methods = {m: [study.methods[m]["method"], study.method_params(m)] for _, m in pairs}
     code = [DGPS.get(sc.dgp).__module__, *_learners_code(study, list(sc.learners)),
             *_methods_code(study, sorted(methods))]
-    return config_hash([base_seed, _learners(study, sc), pairs, methods, code_hash(code)])
+    return config_hash([base_seed, _learners(study, sc), sc.fit_models, pairs, methods,
+                        code_hash(code)])
+
+
+def batch_fingerprints(study: Study, batch: Batch, base_seed: int) -> dict[str, str]:
+    """The fingerprint of each chunk of a `run` job (``scenario:chunk``): its data and its
+    fits and methods. The job reruns when any of them changes."""
+    return {f"{scenario}:{chunk}": config_hash([
+        data_fingerprint(study.scenarios[scenario], chunk, base_seed),
+        explain_fingerprint(study, study.scenarios[scenario], base_seed)])
+        for scenario, chunk in batch.units}
+
+
+def truths_fingerprints(study: Study, base_seed: int) -> dict[str, str]:
+    """The fingerprint of each scenario's truths, all computed by the study's `truth` job."""
+    return {name: truth_fingerprint(study.scenarios[name], base_seed)
+            for name in truth_scenarios(study)}
 
 
 def summaries_fingerprint(study: Study) -> str:

@@ -295,6 +295,7 @@ class _Checker:
         self.methods()
         for sc in self.study.scenarios.values():
             self.scenario(sc)
+        self.batches()
         for name, sc in self.study.all_scenarios.items():  # the other profiles' DGP values
             if name not in self.study.scenarios:
                 self.dgp(sc, read=False)
@@ -396,6 +397,19 @@ class _Checker:
                           f"fit_models is false, so no model is fitted per repetition, but "
                           f"method(s) {', '.join(fitted)} use the fitted model; allowed: methods "
                           f"that refit the learner themselves (kind refits)")
+
+    def batches(self) -> None:
+        """The families that share run jobs (``batch``) agree on ``exclusive``: a job that
+        measures run time holds no other work."""
+        by_batch: dict[str, dict[bool, str]] = {}
+        for sc in self.study.scenarios.values():
+            by_batch.setdefault(sc.batch, {}).setdefault(sc.exclusive, sc.family)
+        for batch, families in by_batch.items():
+            if len(families) > 1:
+                self.fail(f"scenarios.{families[True]}.batch",
+                          f"batch {batch!r} holds the exclusive family {families[True]!r} and "
+                          f"the family {families[False]!r}, which is not; allowed: a batch of "
+                          f"its own for an exclusive family")
 
     def table_rows(self, sc: Scenario, dgp: TableDGP) -> None:
         """A real data set leaves at least 10 training rows once its test rows are held out

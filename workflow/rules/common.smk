@@ -3,16 +3,20 @@
 # executor starts per job), and computes each rule's files from the studies (imlbench.targets).
 # Every name in a path or a command has passed the check's strict name patterns, and every
 # value that reaches a shell command is quoted (`:q`).
-import re
+import os
 import shlex
 import sys
+import time
 from pathlib import Path
 
-from imlbench import runinfo, runlock, studies, targets
+from imlbench import interrupt, jobenv, runinfo, runlock, studies, targets, workclock
 from imlbench.config import ConfigError, load_study, study_path
 from imlbench.validate import check_config
 
+STARTED = time.perf_counter()
 if workflow.is_main_process:
+    # Ctrl-C stops the run whenever it comes, with exit status 1 (imlbench.interrupt)
+    interrupt.watch(workflow)
     # An interrupted run resumes with the same command (imlbench.runlock): what a dead run
     # left (locks, temporary files, outputs of the jobs it had started) is cleared, so those
     # jobs run again.
@@ -22,8 +26,9 @@ if workflow.is_main_process:
     try:
         # `snakemake --report` reports on the last completed run: its profile and studies
         # (results/run.json) unless --config sets them
-        config.update(runinfo.workflow_config(config, workflow.config_settings.config,
-                                              Path.cwd(), sys.argv))
+        config.update(
+            runinfo.workflow_config(config, workflow.config_settings.config, Path.cwd(), sys.argv)
+        )
         CFG, STUDIES = check_config(Path.cwd(), dict(config))
     except ConfigError as exc:
         raise WorkflowError(f"configuration error: {exc}") from None
@@ -38,17 +43,53 @@ PROFILE = CFG["profile"]
 ALL_CORES = workflow.resource_settings.cores or 1
 SEED = CFG["base_seed"]
 MAX_ROWS = CFG.get("max_rows_per_predict", 1_000_000)
-# the interpreter running Snakemake, so jobs see the same environment whatever PATH is
-PY = shlex.join([sys.executable, "-m", "imlbench"])
-CLI = shlex.join([sys.executable, "-m", "imlbench", "--root", ".", "--profile", PROFILE,
-                  "--base-seed", str(SEED), "--max-rows", str(MAX_ROWS)])
+# the environment's interpreter, found on PATH where the job runs (the project's environment
+# under `uv run`, the rule's conda environment with `--sdm conda`, a container's), never the
+# absolute path of the submitting host's
+PY = "python -m imlbench"
+CLI = shlex.join(
+    [
+        "python",
+        "-m",
+        "imlbench",
+        "--root",
+        ".",
+        "--profile",
+        PROFILE,
+        "--base-seed",
+        str(SEED),
+        "--max-rows",
+        str(MAX_ROWS),
+    ]
+)
 # the software of every job: the environment equivalent to pyproject.toml and uv.lock
 ENV = "../../environment.yml"
+if (
+    workflow.is_main_process
+    and not workflow.deployment_settings.deployment_method
+    and not jobenv.same_interpreter("python")
+):
+    raise WorkflowError(
+        "the jobs run `python -m imlbench` with the `python` found on PATH, which is not the "
+        f"environment running Snakemake ({sys.prefix}): run `uv run snakemake ...`, or "
+        "activate that environment first"
+    )
+# the report's caption of each figure, from its study-file entry (written when the workflow is
+# read, so that `snakemake --report` shows the current text)
+CAPTIONS = Path(".snakemake") / "imlbench" / "captions"
 
 
-def safe(name):
-    """A rule-name-safe version of a scenario name."""
-    return re.sub(r"[^A-Za-z0-9_]", "_", name.replace(".", "p"))
+def caption_file(study, fig):
+    """The report caption of a figure, relative to the rule files (written by the main
+    process; a job only needs the name)."""
+    path = CAPTIONS / study / f"{fig}.rst"
+    if workflow.is_main_process:
+        spec = STUDIES[study].figures[fig]
+        path.parent.mkdir(parents=True, exist_ok=True)
+        text = f"**{spec['title']}** ({study}, {fig})\n\n{spec['caption']}\n"
+        if not path.exists() or path.read_text() != text:
+            path.write_text(text)
+    return os.path.relpath(Path.cwd() / path, Path(workflow.current_basedir))
 
 
 def pairs(mapping):
@@ -57,8 +98,12 @@ def pairs(mapping):
 
 
 ALL_TARGETS = [
-    *(f"results/{s.name}/figures/{fig}.{ext}" for s in STUDIES.values()
-      for fig in s.figures for ext in ("png", "pdf")),
+    *(
+        f"results/{s.name}/figures/{fig}.{ext}"
+        for s in STUDIES.values()
+        for fig in s.figures
+        for ext in ("png", "pdf")
+    ),
     # every estimate and truth, also those no figure or claim reads yet
     *(p for s in STUDIES.values() for p in targets.estimates_of(s, list(s.scenarios.values()))),
     *(p for s in STUDIES.values() for p in targets.all_truths(s)),
@@ -67,12 +112,16 @@ ALL_TARGETS = [
     "results/SCORECARD.md",
     "results/scorecard.html",
 ]
-_outside = targets.outside_results([
-    *ALL_TARGETS,
-    *(targets.data_path(s.name, sc.name, c) for s in STUDIES.values()
-      for sc in s.scenarios.values() for c in sc.chunks),
-    *(targets.model_path(s.name, sc.name, lrn, "c0") for s in STUDIES.values()
-      for sc in s.scenarios.values() for lrn in sc.learners),
-])
+_outside = targets.outside_results(
+    [
+        *ALL_TARGETS,
+        *(
+            targets.data_path(s.name, sc.name, c)
+            for s in STUDIES.values()
+            for sc in s.scenarios.values()
+            for c in sc.chunks
+        ),
+    ]
+)
 if _outside:
     raise WorkflowError(f"output paths outside results/: {', '.join(_outside[:5])}")

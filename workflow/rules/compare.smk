@@ -6,18 +6,20 @@ rule summaries:
         truths=lambda w: targets.all_truths(STUDIES[w.study]),
     output:
         **targets.metrics_paths("{study}"),
+    log:
+        "results/{study}/logs/summaries.log",
+    benchmark:
+        "results/{study}/benchmarks/summaries.tsv"
+    group:
+        "scoring"
+    conda:
+        ENV
     params:
         cli=CLI,
         fp=lambda w: targets.summaries_fingerprint(STUDIES[w.study]),
         outs=lambda w, output: pairs(output),
     message:
         "summaries {wildcards.study}"
-    log:
-        "results/{study}/logs/summaries.log",
-    benchmark:
-        "results/{study}/benchmarks/summaries/all/all.tsv"
-    conda:
-        ENV
     shell:
         "{params.cli} summaries --study {wildcards.study:q} --estimates {input.estimates:q} "
         "--truths {input.truths:q} --out {params.outs:q} 2> {log:q}"
@@ -34,21 +36,22 @@ rule claims:
         truth_error_reps="results/{study}/metrics/truth_error_reps.parquet",
     output:
         "results/{study}/scorecard.parquet",
+    log:
+        "results/{study}/logs/claims.log",
+    benchmark:
+        "results/{study}/benchmarks/claims.tsv"
+    group:
+        "scoring"
+    conda:
+        ENV
     params:
         cli=CLI,
         fp=lambda w: targets.claims_fingerprint(STUDIES[w.study]),
         tables=lambda w, input: [
-            f"{k}={input[k]}"
-            for k in ("ranks", "summary", "truth_errors", "truth_error_reps")
+            f"{k}={input[k]}" for k in ("ranks", "summary", "truth_errors", "truth_error_reps")
         ],
     message:
         "claims {wildcards.study}"
-    log:
-        "results/{study}/logs/claims.log",
-    benchmark:
-        "results/{study}/benchmarks/claims/all/all.tsv"
-    conda:
-        ENV
     shell:
         "{params.cli} claims --study {wildcards.study:q} --estimates {input.estimates:q} "
         "--truths {input.truths:q} --tables {params.tables:q} "
@@ -66,18 +69,18 @@ rule scorecard:
             "results/scorecard.html", category="Scorecard", caption="../report/scorecard.rst"
         ),
         run="results/run.json",
-    params:
-        py=PY,
-        profile=PROFILE,
-        fp=targets.scorecard_fingerprint(),
-    message:
-        "scorecard of {} studies".format(len(STUDIES))
     log:
         "results/logs/scorecard.log",
     benchmark:
         "results/benchmarks/scorecard.tsv"
     conda:
         ENV
+    params:
+        py=PY,
+        profile=PROFILE,
+        fp=targets.scorecard_fingerprint(),
+    message:
+        "scorecard of {} studies".format(len(STUDIES))
     shell:
         "{params.py} --profile {params.profile:q} scorecard --cards {input:q} "
         "--out {output.md:q} {output.html:q} --run {output.run:q} 2> {log:q}"

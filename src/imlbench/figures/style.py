@@ -146,7 +146,9 @@ def legend_below(fig: Figure, handles: list[Artist], ncols: int, title: str | No
 
 
 def save(fig: Figure, style: dict[str, Any], out_png: Path, out_pdf: Path) -> None:
-    """Write the figure as PNG and PDF, each atomically, and close it."""
+    """Write the figure as PNG and PDF, each atomically, and close it. The constrained layout
+    is solved once, for the PNG; the PDF keeps its positions (solving it again, as matplotlib
+    would on every save, costs as much as drawing)."""
     import matplotlib.pyplot as plt
 
     from imlbench.io import atomic_path
@@ -154,6 +156,7 @@ def save(fig: Figure, style: dict[str, Any], out_png: Path, out_pdf: Path) -> No
     for path, kind in ((out_png, "png"), (out_pdf, "pdf")):
         with atomic_path(path) as tmp:
             fig.savefig(tmp, format=kind, dpi=style["dpi"])
+        fig.set_layout_engine("none")
     plt.close(fig)
 
 

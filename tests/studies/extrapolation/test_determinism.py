@@ -1,5 +1,5 @@
-"""Reruns give identical values: the data, fit, explain and truth stages run twice (in a
-different order) into two directories give equal Parquet tables; another base seed gives
+"""Reruns give identical values: the run (data, fit, explain) and truth stages run twice (in
+a different order) into two directories give equal Parquet tables; another base seed gives
 other data; every file carries its provenance record.
 
 The stages run a tiny study file of this study's DGPs and methods (it takes the study's name,
@@ -20,7 +20,7 @@ import pytest
 
 import imlbench
 from imlbench import stages
-from imlbench.io import load_object, read_parquet, read_provenance
+from imlbench.io import read_parquet, read_provenance
 from imlbench.validate import check_study
 
 REPO = Path(__file__).resolve().parents[3]
@@ -77,31 +77,16 @@ def study(tmp_path_factory):
     return check_study(path, "smoke", root)
 
 
-def _run_all(study, out: Path, seed: int, reverse: bool = False) -> list[Path]:
-    """Every stage of every (scenario, chunk) into ``out``; returns the Parquet files."""
-    jobs = [(sc, chunk) for sc in study.scenarios.values() for chunk in sc.chunks]
+def _run_all(study, root: Path, seed: int, reverse: bool = False) -> list[Path]:
+    """Every stage of every (scenario, chunk) under ``root``; returns the Parquet files."""
+    units = [(sc.name, chunk) for sc in study.scenarios.values() for chunk in sc.chunks]
     if reverse:  # another job order must not change any value
-        jobs = jobs[::-1]
-    written = []
-    for sc, chunk in jobs:
-        data = out / "data" / sc.name / f"{chunk}.parquet"
-        stages.run_data(study, sc.name, chunk, seed, data)
-        models = {lrn: out / "models" / sc.name / lrn / f"{chunk}.joblib" for lrn in sc.learners}
-        learners = list(models)[::-1] if reverse else list(models)
-        stages.run_fit(study, sc.name, chunk, seed, data, {k: models[k] for k in learners})
-        outs = {
-            (lrn, m): out / "estimates" / sc.name / lrn / m / f"{chunk}.parquet"
-            for lrn in sc.learners for m in study.methods_for(sc.name, lrn)
-        }
-        stages.run_explain(study, sc.name, chunk, seed, data, models, outs, max_rows=10_000)
-        written += [data, *outs.values()]
+        units = units[::-1]
+    stages.run_batch(study, units, seed, root, max_rows=10_000)
     for sc in study.scenarios.values():
         if sc.dgp == "copula_linear":
-            truths = {e: out / "truth" / sc.name / f"{e}.parquet"
-                      for e in ("importance", "effects")}
-            stages.run_truth(study, sc.name, seed, truths)
-            written += list(truths.values())
-    return sorted(written)
+            stages.run_truth(study, sc.name, seed, root)
+    return sorted((root / "results" / STUDY).rglob("*.parquet"))
 
 
 @pytest.fixture(scope="module")
@@ -110,7 +95,7 @@ def runs(study, tmp_path_factory):
     b = tmp_path_factory.mktemp("run_b")
     files_a = _run_all(study, a, SEED)
     files_b = _run_all(study, b, SEED, reverse=True)
-    return a, b, files_a, files_b
+    return a / "results" / STUDY, b / "results" / STUDY, files_a, files_b
 
 
 def test_expected_outputs(study, runs):
@@ -137,12 +122,13 @@ def test_two_runs_give_equal_values(runs):
                                       obj=str(pa.relative_to(a)))
 
 
-def test_two_runs_give_equal_models(runs):
-    a, b, _, _ = runs
+def test_two_fits_give_equal_models(study):
+    sc = study.scenarios["main_rho0.9"]
+    df = stages.sample_chunk(study, sc, "c0", SEED)
     X = np.random.default_rng(0).uniform(size=(50, 4))
     for learner in ("lm", "rf", "gbm", "mlp"):
-        ma = load_object(a / "models/main_rho0.9" / learner / "c0.joblib")
-        mb = load_object(b / "models/main_rho0.9" / learner / "c0.joblib")
+        ma = stages.fit_chunk(study, sc, "c0", SEED, df, learner)
+        mb = stages.fit_chunk(study, sc, "c0", SEED, df, learner)
         assert sorted(ma) == sorted(mb) == [0, 1]
         for rep in ma:
             np.testing.assert_array_equal(ma[rep].predict(X), mb[rep].predict(X))
@@ -150,12 +136,10 @@ def test_two_runs_give_equal_models(runs):
         assert not np.array_equal(ma[0].predict(X), ma[1].predict(X))
 
 
-def test_other_base_seed_gives_other_data(study, tmp_path):
+def test_other_base_seed_gives_other_data(study):
     sc = study.scenarios["main_rho0.9"]
-    p1, p2 = tmp_path / "a.parquet", tmp_path / "b.parquet"
-    stages.run_data(study, sc.name, "c0", SEED, p1)
-    stages.run_data(study, sc.name, "c0", SEED + 1, p2)
-    d1, d2 = read_parquet(p1), read_parquet(p2)
+    d1 = stages.sample_chunk(study, sc, "c0", SEED)
+    d2 = stages.sample_chunk(study, sc, "c0", SEED + 1)
     assert d1.shape == d2.shape
     for col in ("x1", "x2", "x3", "x4", "y"):
         assert not np.allclose(d1[col], d2[col])
@@ -165,19 +149,23 @@ def test_other_base_seed_gives_other_data(study, tmp_path):
     assert not np.allclose(r0, r1)
 
 
-def test_data_stage_through_cli_equals_in_process(study, runs, tmp_path):
+def test_run_stage_through_cli_equals_in_process(study, runs, tmp_path):
     a, _, _, _ = runs
-    out = tmp_path / "c0.parquet"
+    root = study.path.parents[2]
     res = subprocess.run(
-        [sys.executable, "-m", "imlbench", "--root", str(study.path.parents[2]),
-         "--profile", "smoke", "--base-seed", str(SEED), "data", "--study", STUDY,
-         "--scenario", "main_rho0.9", "--chunk", "c0", "--out", str(out)],
-        capture_output=True, text=True, timeout=120,
+        [sys.executable, "-m", "imlbench", "--root", str(root), "--profile", "smoke",
+         "--base-seed", str(SEED), "--max-rows", "10000", "run", "--study", STUDY,
+         "--units", "main_rho0.9:c1"],
+        capture_output=True, text=True, timeout=300,
     )
     assert res.returncode == 0, res.stderr
-    pd.testing.assert_frame_equal(
-        read_parquet(out), read_parquet(a / "data/main_rho0.9/c0.parquet"), check_exact=True
-    )
+    written = root / "results" / STUDY
+    for rel in ("data/main_rho0.9/c1.parquet", "estimates/main_rho0.9/rf/pfi/c1.parquet"):
+        pd.testing.assert_frame_equal(read_parquet(written / rel), read_parquet(a / rel),
+                                      check_exact=True, obj=rel)
+    # the job logs its work per piece and its whole CPU time
+    assert "work stage=fit item=main_rho0.9 chunk=c1 learner=rf method=-" in res.stderr
+    assert "process cpu_s=" in res.stderr
 
 
 def test_provenance(study, runs):
