@@ -328,9 +328,9 @@ CASES: list[Broken] = [
     Broken("scenario_key_misspelt", "rep instead of reps", STUDY,
            doc(lambda d: d["scenarios"]["main"].__setitem__("rep", d["scenarios"]["main"]
                                                            .pop("reps"))),
-           "key scenarios.main", ("unknown key(s) 'rep'", "allowed: batch, chunk_size, description, "
-                                  "dgp, exclusive, fit_models, learners, methods, n, n_test, "
-                                  "params, reps")),
+           "key scenarios.main", ("unknown key(s) 'rep'", "allowed: batch, chunk_size, "
+                                  "description, dgp, exclusive, fit_models, learners, methods, "
+                                  "n, n_test, params, reps")),
     Broken("exclusive_family_in_a_shared_batch", "an exclusive family shares its run jobs",
            STUDY, doc(lambda d: (d["scenarios"]["main"].__setitem__("exclusive", True),
                                  d["scenarios"]["twod"].__setitem__("batch", "main"))),
