@@ -106,7 +106,7 @@ def test_the_slurm_profile_reproduces_a_local_run(slurm_node, tmp_path):
     steps = re.search(r"^(\d+) of (\d+) steps \(100%\) done$", console, re.MULTILINE)
     assert steps and steps[1] == steps[2], console[-2000:]
     print(f"{len(jobids)} SLURM jobs for {steps[2]} workflow jobs")
-    # the scorecard runs locally and `all` runs nothing: every other job ran in a group job
+    # the scorecard runs locally and `default` runs nothing: every other job ran in a group job
     assert 1 <= len(jobids) < int(steps[2]) - 2, console[-2000:]
     assert len(set(jobids)) == len(jobids)
 

@@ -13,7 +13,7 @@ import pandas as pd
 REPO = Path(__file__).resolve().parents[1]
 VENV_BIN = REPO / ".venv" / "bin"
 #: the README's smoke-profile command, less the ``uv run`` in front
-SMOKE = ("--cores", "2", "--profile", "workflow/profiles/default", "--config", "profile=smoke")
+SMOKE = ("--cores", "2", "--config", "profile=smoke")
 
 
 def copy_project(dst: Path) -> Path:
