@@ -239,7 +239,8 @@ def comparison(before: Cost, after: Cost) -> str:
              f"{after.work_cpu_s / before.work_cpu_s:.2f}"),
             ("the workflow's own cost, share of the CPU", f"{100 * before.own_share:.1f}%",
              f"{100 * after.own_share:.1f}%", "")]
-    return _table(pd.DataFrame(rows, columns=["", "before", "after", "after / before"]))
+    return pd.DataFrame(rows, columns=["", "before", "after", "after / before"]).to_markdown(
+        index=False, disable_numparse=True)
 
 
 def main() -> None:

@@ -114,23 +114,21 @@ def test_restyling_a_figure_reruns_only_its_figure_job(workdir, smoke_run):
 
 
 def test_editing_one_scenario_reruns_its_job_and_its_readers_only(workdir, smoke_run):
-    """One of the four scenarios of stratpd's `quadratic` family (in one `run` job with other
-    families) gets another noise level: that job reruns, with the study's truths (a new
-    scenario has new truths) and what reads the family's estimates; no other `run` job of any
-    study."""
+    """One of the two smoke scenarios of stratpd's `growth` family (one `run` job) gets another
+    noise level: that job reruns, with the study's truths (a new scenario has new truths) and
+    what reads the family's estimates; no other `run` job of any study."""
     study = _checked(workdir, "stratpd")
-    family = [sc for sc in study.scenarios.values() if sc.family == "quadratic"]
-    (batch,) = {b for b in targets.batches(study)
-                if {sc for sc, _ in b.units} & {sc.name for sc in family}}
+    family = {sc.name for sc in study.scenarios.values() if sc.family == "growth"}
+    (batch,) = {b for b in targets.batches(study) if {sc for sc, _ in b.units} & family}
     assert len(batch.units) > 1 and len(family) > 1
 
     def one_more_noise(doc):
-        doc["scenarios"]["quadratic"]["sweep"]["noise_sd"][-1] += 1
+        doc["scenarios"]["growth"]["sweep"]["noise_sd"]["smoke"][-1] += 1
 
     jobs = _jobs_after_edit(workdir, "stratpd", one_more_noise)
     groups = targets.figure_groups(study)
     readers = {f"figures__stratpd__{k}" for k, figs in enumerate(groups)
-               if any("quadratic" in study.figures[f]["scenarios"] for f in figs)}
+               if any("growth" in study.figures[f]["scenarios"] for f in figs)}
     assert readers and readers <= jobs
     assert {j for j in jobs if j.startswith("run__")} == {f"run__stratpd__{batch.name}"}
     # the rest: the study's truths, summaries, claims and figures (rule names shared by the
