@@ -11,6 +11,8 @@ a scratch copy of the project (seconds each).
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 import sys
 
 import pytest
@@ -80,3 +82,21 @@ def test_conda_deployment_commands_call_the_environments_python(project, tmp_pat
     for command in commands:
         assert command.startswith("python -m imlbench "), command
         assert sys.executable not in command and str(VENV_BIN) not in command, command
+
+
+def test_a_run_whose_python_is_another_environment_stops_before_any_job(project):
+    """The jobs' `python` is checked when a run starts: a dry run and the linter, which run no
+    job, pass; a run stops with the message and writes nothing."""
+    env = {**os.environ, "PATH": "/usr/bin:/bin"}  # no project environment on PATH
+    env.pop("PYTHONPATH", None)
+
+    def run(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([str(VENV_BIN / "snakemake"), *args], cwd=project, env=env,
+                              capture_output=True, text=True, timeout=300)
+
+    assert run("-n", "--cores", "1", "--config", "profile=smoke").returncode == 0
+    assert run("--lint").returncode == 0
+    res = run("--cores", "1", "--config", "profile=smoke", "studies=[pd_pfi_dgp]")
+    assert res.returncode != 0
+    assert "the jobs run `python -m imlbench` with the `python` found on PATH" in res.stderr
+    assert not (project / "results").exists()

@@ -64,16 +64,21 @@ CLI = shlex.join(
 )
 # the software of every job: the environment equivalent to pyproject.toml and uv.lock
 ENV = "../../environment.yml"
-if (
-    workflow.is_main_process
-    and not workflow.deployment_settings.deployment_method
-    and not jobenv.same_interpreter("python")
-):
+
+
+def check_job_interpreter():
+    """Before a local run starts its first job (``onstart``; a dry run, `--lint` or `--report`
+    runs no job and needs no interpreter): the jobs' `python` must be the environment running
+    Snakemake, unless a deployment method (`--sdm conda`, a container) provides their software."""
+    if workflow.deployment_settings.deployment_method or jobenv.same_interpreter("python"):
+        return
     raise WorkflowError(
         "the jobs run `python -m imlbench` with the `python` found on PATH, which is not the "
         f"environment running Snakemake ({sys.prefix}): run `uv run snakemake ...`, or "
         "activate that environment first"
     )
+
+
 # the report's caption of each figure, from its study-file entry (written when the workflow is
 # read, so that `snakemake --report` shows the current text)
 CAPTIONS = Path(".snakemake") / "imlbench" / "captions"
