@@ -1,4 +1,4 @@
-"""Parquet and model files, written atomically with provenance metadata.
+"""Parquet files, written atomically with provenance metadata.
 
 Every Parquet file carries, under the schema metadata key ``imlbench``, a JSON
 record of the package version, git revision, config hash, seed and library
@@ -115,18 +115,3 @@ def read_provenance(path: str | os.PathLike[str]) -> dict[str, Any]:
     """The provenance record of a Parquet file."""
     meta = pq.read_schema(path).metadata or {}
     return json.loads(meta[METADATA_KEY])
-
-
-def dump_object(obj: Any, path: str | os.PathLike[str]) -> None:
-    """Pickle ``obj`` (fitted models) with joblib, atomically and compressed."""
-    import joblib
-
-    with atomic_path(path) as tmp:
-        joblib.dump(obj, tmp, compress=3)
-
-
-def load_object(path: str | os.PathLike[str]) -> Any:
-    """Load an object written by :func:`dump_object`."""
-    import joblib
-
-    return joblib.load(path)

@@ -104,10 +104,10 @@ def pairs(mapping):
 
 ALL_TARGETS = [
     *(
-        f"results/{s.name}/figures/{fig}.{ext}"
+        p
         for s in STUDIES.values()
         for fig in s.figures
-        for ext in ("png", "pdf")
+        for p in targets.figure_paths(s.name, fig).values()
     ),
     # every estimate and truth, also those no figure or claim reads yet
     *(p for s in STUDIES.values() for p in targets.estimates_of(s, list(s.scenarios.values()))),
