@@ -22,8 +22,8 @@ STUDY = "extrapolation"
 
 REGISTERED_LEARNERS = "bagging, cart, forest, gbm, knn, lm, mlp, none, ols, rf, svm, tree, truth"
 # the DGPs this study may use: the layers' and its own (other studies' are not allowed)
-REGISTERED_DGPS = ("ale_book_ch6, ale_book_ch7, bikeshare, copula_linear, formula, "
-                   "gaussian_noise_features, stratpd_synthetic, stratpd_weight")
+REGISTERED_DGPS = ("ale_book_ch6, ale_book_ch7, bikeshare, bikeshare_daily, copula_linear, "
+                   "formula, gaussian_noise_features, stratpd_synthetic, stratpd_weight, table")
 STUDY_LEARNERS = "rf, mlp, lm, gbm, svm, knn, rf100, bagging100"
 PER_PROFILE_INT = "an integer >= 0, or a map with keys smoke, default, paper (each an integer >= 0)"
 KEY_WORDS = "a name of at most 64 ASCII letters, digits and underscores, starting with a letter"
@@ -450,13 +450,13 @@ CASES: list[Broken] = [
                   value={"source": "uci", "path": "/nonexistent/hour.csv"}),
            "key scenarios.bike.params", ("'bikeshare'", "/nonexistent/hour.csv")),
     # --- figures and claims --------------------------------------------------------------
-    Broken("figure_unknown_function", "figure function extrapolation.fig99", STUDY,
-           set_at("figures", "fig_1", "function", value="extrapolation.fig99"),
+    Broken("figure_unknown_function", "figure function extrapolation.fig_99", STUDY,
+           set_at("figures", "fig_1", "function", value="extrapolation.fig_99"),
            "key figures.fig_1.function",
-           ("'extrapolation.fig99'", "allowed: ", "extrapolation.fig1", "extrapolation.fig9")),
+           ("'extrapolation.fig_99'", "allowed: ", "extrapolation.fig_1", "extrapolation.fig_9")),
     Broken("figure_roles_do_not_match_its_function", "figure roles pdp only", STUDY,
            set_at("figures", "fig_3", "methods", value={"pdp": "pdp_x1"}),
-           "key figures.fig_3.methods", ("pdp", "extrapolation.fig3", "allowed: pdp, ice")),
+           "key figures.fig_3.methods", ("pdp", "extrapolation.fig_3", "allowed: pdp, ice")),
     Broken("figure_role_names_an_unknown_method", "figure role ice: ice_x2", STUDY,
            set_at("figures", "fig_3", "methods", "ice", value="ice_x2"),
            "key figures.fig_3.methods.ice", ("'ice_x2'", "allowed: pfi, oob")),
@@ -472,6 +472,18 @@ CASES: list[Broken] = [
            "key figures.fig_4.scenarios",
            ("twod run no repetitions in profile default", "fig_4 would have nothing to draw",
             "allowed: reps >= 1 in profile default")),
+    Broken("figure_parameter_value_not_allowed", "refit grid measure: speed", "pd_pfi_dgp",
+           set_at("figures", "fig_7", "params", "measure", value="speed"),
+           "key figures.fig_7.params.measure",
+           ("'speed' is not allowed", "allowed: coverage, width")),
+    Broken("figure_parameter_unknown", "refit grid colour: red", "pd_pfi_dgp",
+           set_at("figures", "fig_7", "params", "colour", value="red"),
+           "key figures.fig_7.params",
+           ("unknown parameter(s) colour", "'pd_pfi_dgp.refit_grid'",
+            "allowed: measure, quantity")),
+    Broken("figure_parameters_of_a_function_without_any", "fig_1 params: {k: 1}", STUDY,
+           set_at("figures", "fig_1", "params", value={"k": 1}), "key figures.fig_1.params",
+           ("unknown parameter(s) k", "'extrapolation.fig_1'", "allowed: none")),
     Broken("claim_unknown_scenario", "claim on scenario main_rho0.5", STUDY,
            set_at("claims", 0, "where", "scenario", value="main_rho0.5"),
            "key claims[0].where.scenario",

@@ -9,13 +9,6 @@ import pytest
 from workflow_runs import SMOKE, copy_project, error_logs, snakemake, tail
 
 
-def pytest_configure(config):
-    # The whole-workflow tests take minutes; deselect them with `-m "not e2e"`.
-    config.addinivalue_line(
-        "markers", "e2e: runs the whole workflow on the smoke profile (minutes)"
-    )
-
-
 @pytest.fixture(scope="session")
 def workdir(tmp_path_factory) -> Path:
     """A scratch copy of the project for the smoke run (see tests/workflow_runs.py)."""

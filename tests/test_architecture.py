@@ -3,7 +3,10 @@
 Every module of ``imlbench`` is parsed (``ast``, nothing is imported) and every import it
 makes, at the top, inside functions or for type checking, becomes an edge of the import
 graph. The tests fail if a layer package imports ``imlbench.studies``, a study imports
-another study, a layer imports a layer above it, or the graph has a circle.
+another study, a layer imports a layer above it, or the graph has a circle; and if a module
+other than :data:`CLAIM_LOOP` loops over the learners and methods of a claim itself (calls
+``combos``, or nests loops over a ``where``'s learners and methods) instead of through the one
+claim loop, :func:`imlbench.metrics.claims.per_combo`.
 """
 
 from __future__ import annotations
@@ -153,3 +156,97 @@ def test_no_import_circles():
 ])
 def test_the_circle_finder_finds_circles(edges, expected):
     assert _cycles(edges) == expected
+
+
+#: the one module that loops over the (learner, method) pairs of a claim
+CLAIM_LOOP = "imlbench.metrics.claims"
+#: the keys of a claim's ``where`` whose values a hand loop runs over
+WHERE_KEYS = {"learner", "method"}
+
+
+def _key(node: ast.AST) -> object:
+    """The constant key ``node`` subscripts with (``x["where"]``: ``where``), else None."""
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
+        return node.slice.value
+    return None
+
+
+def _where_names(tree: ast.AST) -> set[str]:
+    """The names that hold a claim's ``where`` in ``tree``: ``where`` and those assigned
+    ``x["where"]`` (also by unpacking, ``w, p = claim["where"], ...``)."""
+    names = {"where"}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                pairs = (zip(target.elts, node.value.elts, strict=False)
+                         if isinstance(target, ast.Tuple) and isinstance(node.value, ast.Tuple)
+                         else [(target, node.value)])
+                names |= {t.id for t, v in pairs if isinstance(t, ast.Name) and _key(v) == "where"}
+    return names
+
+
+def _where_keys(node: ast.AST, wheres: set[str], held: dict[str, set[str]]) -> set[str]:
+    """The keys of :data:`WHERE_KEYS` of a claim's ``where`` that ``node`` reads
+    (``claim["where"]["learner"]``, ``w["method"]`` with ``w`` in ``wheres``), also through
+    the names of ``held`` (name: the keys read where it is assigned)."""
+    keys = {_key(n) for n in ast.walk(node) if _key(n) in WHERE_KEYS
+            and (_key(n.value) == "where" or getattr(n.value, "id", None) in wheres)}
+    return keys.union(*(held.get(n.id, set()) for n in ast.walk(node) if isinstance(n, ast.Name)))
+
+
+def _hand_loops(tree: ast.AST) -> list[int]:
+    """The lines where ``tree`` loops over a claim's learners and methods by hand: a call of
+    ``combos``, a ``for`` over one of ``where["learner"]`` / ``where["method"]`` (of a claim's
+    ``where``) with a loop over the other inside it (or in its own iterable), or a
+    comprehension over both."""
+    wheres = _where_names(tree)
+    held = {t.id: _where_keys(node.value, wheres, {}) for node in ast.walk(tree)
+            if isinstance(node, ast.Assign) for t in node.targets if isinstance(t, ast.Name)}
+    lines = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and "combos" in (getattr(node.func, "id", None),
+                                                      getattr(node.func, "attr", None)):
+            lines.add(node.lineno)
+        elif isinstance(node, ast.For | ast.AsyncFor):
+            inner = [n.iter for n in ast.walk(node) if isinstance(n, ast.For | ast.AsyncFor
+                                                                  | ast.comprehension)]
+            keys = set().union(*(_where_keys(n, wheres, held) for n in inner))
+            if _where_keys(node.iter, wheres, held) and keys >= WHERE_KEYS:
+                lines.add(node.lineno)
+        elif isinstance(node, ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp):
+            keys = set().union(*(_where_keys(g.iter, wheres, held) for g in node.generators))
+            if keys >= WHERE_KEYS:
+                lines.add(node.lineno)
+    return sorted(lines)
+
+
+def test_only_the_claim_loop_loops_over_learners_and_methods():
+    bad = [f"{m}:{line}" for m, path in sorted(MODULES.items()) if m != CLAIM_LOOP
+           for line in _hand_loops(ast.parse(path.read_text()))]
+    assert not bad, ("loops over a claim's learners and methods outside "
+                     f"{CLAIM_LOOP}.per_combo:\n" + "\n".join(bad))
+    # the finder sees the loop where it is
+    assert _hand_loops(ast.parse(MODULES[CLAIM_LOOP].read_text()))
+
+
+@pytest.mark.parametrize("source, expected", [
+    ("for learner, method in combos(claim['where']):\n    pass", [1]),
+    ("rows = [one(c) for c in claims.combos(w)]", [1]),
+    ("for lrn in as_list(claim['where']['learner']):\n"
+     "    x = 1\n"
+     "    for m in as_list(claim['where']['method']):\n"
+     "        pass", [1]),
+    ("w = claim['where']\nfor m in w['method']:\n    rows += [f(m, lrn) for lrn in w['learner']]",
+     [2]),
+    ("pairs = [(a, b) for a in where['learner'] for b in as_list(where['method'])]", [1]),
+    ("w, p = claim['where'], 1\nfor lrn in w['learner']:\n    for m in as_list(w['method']):\n"
+     "        pass", [2]),
+    ("methods = as_list(claim['where']['method'])\nfor lrn in as_list(claim['where']['learner']):\n"
+     "    for m, v in zip(methods, claim['values']):\n        pass", [2]),
+    ("for lrn in as_list(claim['where']['learner']):\n    row(lrn, claim['where']['method'])",
+     []),
+    ("pairs = {(m, lrn) for m, lrn in zip(est['method'], est['learner'], strict=True)}", []),
+    ("rows = per_combo(claim, t, 'ranked', one)", []),
+])
+def test_the_hand_loop_finder_finds_hand_loops(source, expected):
+    assert _hand_loops(ast.parse(source)) == expected

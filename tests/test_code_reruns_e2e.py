@@ -19,7 +19,7 @@ from imlbench.explain.api import METHODS
 from imlbench.targets import batches
 from imlbench.validate import check_config
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.workflow]
 
 STUDY = "extrapolation"
 METHOD_MODULE = "imlbench.studies.extrapolation.methods"

@@ -18,6 +18,8 @@ import pytest
 
 from imlbench.codehash import closure
 
+pytestmark = pytest.mark.workflow  # every test hashes in a fresh interpreter
+
 SRC = Path(__file__).resolve().parents[1] / "src"
 METHODS = "imlbench.studies.extrapolation.methods"
 DGP = "imlbench.studies.extrapolation.dgp_copula"

@@ -65,6 +65,7 @@ def test_shipped_config_is_valid(root):
         assert {s.profile for s in studies.values()} == {profile}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("section, old, new", [
     ("methods", "ice_x1", "ice_line"), ("learners", "rf100", "forest100"),
     ("scenarios", "twod", "surface2d"), ("figures", "fig_4", "fig_4b"),
@@ -85,6 +86,7 @@ def test_config_error_message(root, case):
     _check_message(str(exc.value), path, key, fragments)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", list(BY_NAME))
 def test_cli_check_reports_config_error(root, case, capsys, monkeypatch):
     """``imlbench check`` in-process (same code path as ``python -m imlbench``): status 2."""
@@ -97,6 +99,7 @@ def test_cli_check_reports_config_error(root, case, capsys, monkeypatch):
                    fragments)
 
 
+@pytest.mark.workflow
 @pytest.mark.parametrize("case", ["wrong_profile", "unknown_dgp"])
 def test_python_m_imlbench_check_exit_status(root, case):
     path, key, fragments = _break(root, case)
@@ -110,6 +113,7 @@ def test_python_m_imlbench_check_exit_status(root, case):
                    key, fragments)
 
 
+@pytest.mark.workflow
 def test_python_m_imlbench_check_ok(root):
     res = subprocess.run(
         [sys.executable, "-m", "imlbench", "--root", str(root), "check"],
@@ -119,6 +123,7 @@ def test_python_m_imlbench_check_ok(root):
     assert f"{STUDY}:" in res.stdout
 
 
+@pytest.mark.workflow
 @pytest.mark.parametrize("case", [
     "unknown_learner_in_scenario", "method_parameter_not_accepted",
     "method_parameter_of_the_wrong_type", "method_parameter_outside_the_allowed_set",
@@ -261,7 +266,7 @@ def test_load_study_rejects_two_scenarios_of_one_name_in_any_profile(root):
     ("illus_gamma_log", {"shape": 0}, "shape", "a number > 0"),
     ("cspfi_simulation", {"p": 5}, "p", "an integer >= 10"),
     ("cspfi_simulation", {"noise_sd": -1}, "noise_sd", "a number >= 0"),
-    ("pdpfi_simulation", {"noise_sd": -1}, "noise_sd", "a number >= 0"),
+    ("pd_pfi_simulation", {"noise_sd": -1}, "noise_sd", "a number >= 0"),
     ("pdp_uncertainty_toy", {"noise_sd": -1}, "noise_sd", "a number >= 0"),
 ])
 def test_dgp_constructors_reject_invalid_values(dgp, params, key, allowed):

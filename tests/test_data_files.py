@@ -22,8 +22,8 @@ from bikeshare_files import UCI_ROWS
 from imlbench import studies
 from imlbench.data.bikeshare import UCI_COLUMNS, UCI_DAY_COLUMNS, load_uci_day, load_uci_hour
 from imlbench.data.tables import CATEGORY, DATE, INTEGER, Column, DataFileError, read_table
+from imlbench.data.wine import WINE_COLUMNS, load_wine_quality
 from imlbench.dgp.base import make_dgp
-from imlbench.studies.pd_pfi_dgp.wine_quality import WINE_COLUMNS, load_wine_quality
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -209,6 +209,16 @@ def test_hour_file_values(tmp_path, column, value, said):
     assert _error(load_uci_hour, path) == f"{path}: column {column!r}, line 5: {said}"
 
 
+def test_wine_columns_get_short_names(tmp_path):
+    lay = LAYOUTS["winequality-red.csv"]
+    df = load_wine_quality(_write(tmp_path / "winequality-red.csv", lay.lines()))
+    assert list(df.columns) == [*WINE_COLUMNS.values(), "y"]
+    assert all(dtype == "float64" for dtype in df.dtypes)
+    assert df["y"].tolist() == [5.0, 5.0, 5.0, 6.0]
+    assert df.loc[3, "fixed_acid"] == 11.2 and df.loc[1, "vol_acid"] == 0.88
+    assert df.loc[0, "alcohol"] == 9.4 and df.loc[2, "density"] == 0.997
+
+
 def test_wine_quality_is_a_score_from_0_to_10(tmp_path):
     lay = LAYOUTS["winequality-red.csv"]
     path = _write(tmp_path / "wine.csv", lay.with_value(0, "quality", "11"))
@@ -221,7 +231,7 @@ def test_the_dgps_raise_the_loaders_message(tmp_path):
     studies.load(["extrapolation", "conditional_subgroups", "pd_pfi_dgp", "stratpd"])
     for dgp, name, params in [("bikeshare", "hour.csv", {"source": "uci"}),
                               ("bikeshare_daily", "day.csv", {"source": "uci"}),
-                              ("pdpfi_application", "winequality-red.csv", {"source": "wine"})]:
+                              ("pd_pfi_application", "winequality-red.csv", {"source": "wine"})]:
         lay = LAYOUTS[name]
         path = _write(tmp_path / name, lay.with_value(1, lay.numeric, "ten"))
         model = make_dgp(dgp, {**params, "path": str(path)})
@@ -305,6 +315,7 @@ def _check(study: Path) -> subprocess.CompletedProcess:
     )
 
 
+@pytest.mark.workflow
 def test_check_stops_on_a_malformed_data_file(tmp_path):
     lay = LAYOUTS["hour.csv"]
     data = _write(tmp_path / "hour.csv", lay.with_value(2, "hum", "humid"))
@@ -319,6 +330,7 @@ def test_check_stops_on_a_malformed_data_file(tmp_path):
     assert msg.endswith(f": {data}: column 'hum', line 4: 'humid' is not a number\n"), msg
 
 
+@pytest.mark.workflow
 def test_check_stops_on_a_table_too_small_to_train_on(tmp_path):
     """A well-formed file whose rows leave fewer than 10 training rows."""
     lay = LAYOUTS["hour.csv"]

@@ -22,6 +22,8 @@ from workflow_runs import VENV_BIN, copy_project, snakemake, tail
 from imlbench.targets import batches
 from imlbench.validate import check_config
 
+pytestmark = pytest.mark.workflow  # every test runs Snakemake (dry runs)
+
 
 @pytest.fixture(scope="module")
 def project(tmp_path_factory):

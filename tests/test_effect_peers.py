@@ -35,6 +35,7 @@ def fitted():
     return X, y, models
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(LEARNER_PARAMS))
 def test_pdp_and_ice_equal_sklearn_brute(fitted, name):
     X, _, models = fitted
@@ -86,6 +87,7 @@ def _stratx_frame(X, names):
     return pd.DataFrame(X, columns=names)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("function", ["interaction", "quadratic"])
 def test_stratpd_equals_stratx(function):
     """stratx 0.5 bridges dropped x values with zero slope (our ``gaps: zero``) and uses a

@@ -479,6 +479,7 @@ def test_check_refuses_the_exact_sampler_with_structural_equations(root, capsys,
     assert "key scenarios.formula.methods: method 'cpfi' needs conditional" in err, err
 
 
+@pytest.mark.workflow
 def test_python_m_imlbench_check_rejects_an_import(root):
     path = _study_file(root, "__import__('os').system('touch pwned')")
     res = subprocess.run([sys.executable, "-m", "imlbench", "--root", str(root), "--profile",

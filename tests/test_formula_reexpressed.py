@@ -29,6 +29,9 @@ def _bound(n: int) -> float:
     return float(norm.ppf(1 - 0.00135 / n))
 
 
+pytestmark = pytest.mark.slow  # every test reads the Monte Carlo truths of two DGPs
+
+
 @pytest.fixture(scope="module")
 def truths():
     fixed = lambda label: rng_for(2021, "test", label)  # noqa: E731
@@ -40,9 +43,11 @@ def truths():
 
 def test_the_importances_agree(truths):
     ours, theirs = truths[0]["importance"], truths[1]["importance"]
-    for kind in ("marginal", "conditional"):
-        gap = np.abs(ours[kind].to_numpy() - theirs[kind].to_numpy())
-        se = ours[f"{kind}_se"].to_numpy()
+    for kind in ("pfi_marginal", "pfi_conditional"):
+        a, b = ours[ours["estimand"] == kind], theirs[theirs["estimand"] == kind]
+        assert list(a["feature"]) == list(b["feature"])
+        gap = np.abs(a["value"].to_numpy() - b["value"].to_numpy())
+        se = a["se"].to_numpy()
         assert np.all(gap <= _bound(len(gap)) * se + 1e-12), (kind, gap, se)
 
 
@@ -51,8 +56,8 @@ def test_the_effect_curves_agree(truths, kind):
     ours, theirs = truths[0]["effects"], truths[1]["effects"]
     checked = 0
     for feature in ("x1", "x2", "x3"):
-        a = ours[(ours["kind"] == kind) & (ours["feature"] == feature)]
-        b = theirs[(theirs["kind"] == kind) & (theirs["feature"] == feature)]
+        a = ours[(ours["estimand"] == kind) & (ours["feature"] == feature)]
+        b = theirs[(theirs["estimand"] == kind) & (theirs["feature"] == feature)]
         expected = np.interp(a["x"], b["x"], b["value"])  # theirs on a fine grid of [0, 1]
         gap = np.abs(a["value"].to_numpy() - expected)
         # + 1e-3: the linear interpolation of their curve between grid points 0.01 apart

@@ -13,7 +13,7 @@ from workflow_runs import SMOKE, copy_project, error_logs, snakemake, tail
 
 from imlbench.io import read_parquet
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.workflow]
 
 STUDY = Path(__file__).parent / "study_files" / "formula_demo.yaml"
 ONLY = "studies=[formula_demo]"
@@ -30,13 +30,14 @@ def test_a_yaml_only_study_runs_through_the_smoke_profile(project):
     res = snakemake(project, *SMOKE, ONLY, timeout=900)
     assert res.returncode == 0, f"{tail(res)}\n{error_logs(project)}"
     base = project / "results" / "formula_demo"
-    for fig in ("fig_effects", "fig_importance"):
+    # a PD/ICE curve grid and an importance bar figure, drawn by layer functions alone
+    for fig in ("fig_effects", "fig_ice", "fig_importance"):
         assert (base / "figures" / f"{fig}.png").stat().st_size > 0
     for scenario in ("linear", "interaction", "sem"):
         effects = read_parquet(base / "truth" / scenario / "effects.parquet")
-        assert {"pd", "conditional", "ale"} <= set(effects["kind"])
+        assert {"pd", "conditional", "ale"} <= set(effects["estimand"])
     sem = read_parquet(base / "truth" / "sem" / "effects.parquet")
-    assert "interventional" in set(sem["kind"])
+    assert "interventional" in set(sem["estimand"])
     errors = read_parquet(base / "metrics" / "truth_errors.parquet")
     assert {"pdp", "ale", "pfi", "cpfi"} <= set(errors["method"])
     card = read_parquet(base / "scorecard.parquet")

@@ -15,6 +15,8 @@ from scipy.stats import norm
 
 from imlbench.dgp.base import make_dgp
 from imlbench.dgp.formula import FormulaDGP
+from imlbench.explain.estimands import TRUTH_COLUMNS
+from imlbench.metrics.ranks import truth_ranks
 from imlbench.seeds import rng_for
 from imlbench.truth import TRUTHS
 from imlbench.truth import formula as ft
@@ -35,9 +37,18 @@ def assert_within(estimate, se, truth, slack=0.0) -> None:
 
 
 def rows(table: pd.DataFrame, kind: str, feature: str) -> pd.DataFrame:
-    out = table[(table["kind"] == kind) & (table["feature"] == feature)]
+    out = table[(table["estimand"] == kind) & (table["feature"] == feature)]
     assert len(out), f"no {kind} rows of {feature}"
     return out
+
+
+def wide(imp: pd.DataFrame) -> pd.DataFrame:
+    """An ``importance`` truth by feature: columns marginal, marginal_se, marginal_ratio, ...
+    (the estimands without their ``pfi_`` prefix, and their SEs)."""
+    t = imp.assign(kind=imp["estimand"].str.removeprefix("pfi_"))
+    value = t.pivot(index="feature", columns="kind", values="value")
+    se = t.pivot(index="feature", columns="kind", values="se").add_suffix("_se")
+    return pd.concat([value, se], axis=1).reset_index()
 
 
 def normal_pair(rho: float, f: str, **extra) -> FormulaDGP:
@@ -58,11 +69,13 @@ def linear_pair():
     """f = 1 + 2 x1 - x2 on a correlated normal pair; closed-form and Monte Carlo tables."""
     d = normal_pair(RHO, "1 + 2*x1 - x2", noise_sd=1.5)
     return (d, ft.effects_table(d, fixed_rng), ft.effects_table(d, fixed_rng, closed=False),
-            ft.importance_table(d, fixed_rng), ft.importance_table(d, fixed_rng, closed=False))
+            ft.importance_table(d, fixed_rng),
+            wide(ft.importance_table(d, fixed_rng, closed=False)))
 
 
 def test_linear_pair_closed_forms(linear_pair):
-    d, closed, _, imp, _ = linear_pair
+    d, closed, _, long, _ = linear_pair
+    imp = wide(long)
     b = np.array([2.0, -1.0])
     assert (closed["se"] == 0).all() and (imp.filter(like="_se") == 0).all().all()
     for j, name in enumerate(d.feature_names):
@@ -80,13 +93,15 @@ def test_linear_pair_closed_forms(linear_pair):
     np.testing.assert_allclose(imp["marginal"], 2 * b**2 * np.diag(PAIR_COV))
     np.testing.assert_allclose(imp["conditional"], 2 * b**2 * np.diag(PAIR_COV) * (1 - RHO**2))
     np.testing.assert_allclose(imp["marginal_ratio"], (2.25 + imp["marginal"]) / 2.25)
-    # 2 * 2^2 * 1 = 2 * 1^2 * 4: a tie, ranked by the average rank
-    assert list(imp["rank_marginal"]) == list(imp["rank_conditional"]) == [1.5, 1.5]
+    # 2 * 2^2 * 1 = 2 * 1^2 * 4: a tie, ranked by the average rank where ranks are read
+    assert list(truth_ranks(long, "pfi_marginal")) == [1.5, 1.5]
+    assert list(truth_ranks(long, "pfi_conditional")) == [1.5, 1.5]
 
 
 def test_linear_pair_monte_carlo_agrees_with_closed_forms(linear_pair):
-    d, closed, mc, imp, imp_mc = linear_pair
-    assert (mc.loc[mc["kind"] != "ale", "se"] > 0).all()
+    d, closed, mc, long, imp_mc = linear_pair
+    imp = wide(long)
+    assert (mc.loc[mc["estimand"] != "ale", "se"] > 0).all()
     for name in d.feature_names:
         # the PD of a linear f on shared rows: the slope exactly, the level within its SE
         pd_mc, pd_cf = rows(mc, "pd", name), rows(closed, "pd", name)
@@ -103,6 +118,7 @@ def test_linear_pair_monte_carlo_agrees_with_closed_forms(linear_pair):
         assert_within(imp_mc[kind], imp_mc[f"{kind}_se"], imp[kind])
 
 
+@pytest.mark.slow
 def test_mvn_interaction_by_monte_carlo():
     """f = x1 + 2 x2 + x1 x3 on a 3-feature normal: no closed form in the module, so every
     value is Monte Carlo; the hand derivations use Gaussian moments. With b = 1 + x3,
@@ -119,7 +135,7 @@ def test_mvn_interaction_by_monte_carlo():
         "dependence": {"features": ["x1", "x2", "x3"], "correlation": R.tolist()},
         "f": "x1 + 2*x2 + x1*x3", "noise_sd": 1.0})
     assert d.linear() is None
-    eff, imp = ft.effects_table(d, fixed_rng), ft.importance_table(d, fixed_rng)
+    eff, imp = ft.effects_table(d, fixed_rng), wide(ft.importance_table(d, fixed_rng))
     pd1, pd3 = rows(eff, "pd", "x1"), rows(eff, "pd", "x3")
     assert_within(pd1["value"], pd1["se"], pd1["x"] * (1 + mu[2]) + 2 * mu[1])
     assert_within(pd3["value"], pd3["se"], mu[0] + 2 * mu[1] + pd3["x"] * mu[0])
@@ -144,6 +160,7 @@ def test_pd_of_an_interaction_with_independent_features():
         assert_within(r3["value"], r3["se"], r3["x"] / 2)
 
 
+@pytest.mark.slow
 def test_conditional_expectation_of_a_correlated_pair():
     """E[x2 | x1 = z] = rho z for standard normals: the copula pair (exact conditional law)
     and the same law as a structural equation (binned), against rho z."""
@@ -226,7 +243,7 @@ def test_discrete_copula_feature_uses_exact_levels():
     eff = ft.effects_table(d, fixed_rng)
     c2 = rows(eff, "conditional", "x2")
     assert list(c2["x"]) == [0.0, 1.0] and rows(eff, "pd", "x2")["x"].tolist() == [0.0, 1.0]
-    assert eff[(eff["kind"] == "ale") & (eff["feature"] == "x2")].empty
+    assert eff[(eff["estimand"] == "ale") & (eff["feature"] == "x2")].empty
     c = norm.ppf(1 - p)
     assert_within(c2["value"], c2["se"], [-rho * norm.pdf(c) / (1 - p), rho * norm.pdf(c) / p + 1])
     c1 = rows(eff, "conditional", "x1")
@@ -245,9 +262,9 @@ def test_registered_truths_and_table_columns():
     tables = spec.compute(d, fixed_rng)
     assert set(tables) == set(spec.estimands)
     eff, imp = tables["effects"], tables["importance"]
-    assert list(eff.columns) == ["kind", "feature", "x", "value", "se"]
-    assert set(eff["kind"]) == {"pd", "conditional", "ale"}
+    assert list(eff.columns) == list(imp.columns) == list(TRUTH_COLUMNS)
+    assert set(eff["estimand"]) == {"pd", "conditional", "ale"}
     assert eff["value"].between(0, 1).all() and (eff["se"] >= 0).all()
     assert rows(eff, "pd", "x2")["x"].tolist() == [0.0, 1.0, 2.0]
-    assert list(imp.columns) == ["feature", "marginal", "marginal_se", "rank_marginal",
-                                 "conditional", "conditional_se", "rank_conditional"]
+    assert set(imp["estimand"]) == {"pfi_marginal", "pfi_conditional"}
+    assert imp["x"].isna().all() and (imp["row"] == -1).all()

@@ -28,6 +28,7 @@ def root(tmp_path: Path) -> Path:
     return tmp_path
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("place", PLACES)
 @pytest.mark.parametrize("name", HOSTILE_NAMES, ids=ascii)
 def test_check_config_rejects_a_hostile_name(root, place, name):
@@ -66,6 +67,7 @@ def _outside(tmp_path: Path, project: Path) -> set[Path]:
     return {p for p in tmp_path.rglob("*") if project not in (p, *p.parents)}
 
 
+@pytest.mark.workflow
 @pytest.mark.parametrize("place", ["learners", "methods", "scenarios"])
 @pytest.mark.parametrize("name", ["k$(touch ../pwned)", "x`touch ../pwned`", "../escape"],
                          ids=ascii)

@@ -215,6 +215,7 @@ def test_median_over_repeats_and_categorical_sampler_error():
     assert len(ici) == 400 * 20 and set(ici.columns) == {"feature", "row", "x", "value"}
 
 
+@pytest.mark.slow
 def test_monte_carlo_model_truth_and_the_exact_sampler_estimate_agree_for_a_forest():
     """Setting II of the cs-PFI simulation: the true conditional PFI of a fitted forest has no
     closed form. A separate Monte Carlo on 200,000 fresh rows (truth) and our conditional PFI

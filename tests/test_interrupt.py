@@ -20,6 +20,8 @@ from workflow_runs import VENV_BIN, default_sigint, environment
 
 from imlbench.interrupt import interrupt_jobs
 
+pytestmark = pytest.mark.workflow  # every test starts a process (Python, bash or Snakemake)
+
 #: a SIGINT whose KeyboardInterrupt is dropped (as Snakemake's console handler drops it),
 #: before the scheduler exists; the scheduler made afterwards must still be asked to stop
 DROPPED_INTERRUPT = """

@@ -59,6 +59,7 @@ def test_equicorrelated_s_satisfies_knockoff_constraints() -> None:
         np.testing.assert_allclose(s / np.diag(sigma), s[0] / sigma[0, 0])
 
 
+@pytest.mark.slow
 def test_joint_covariance_with_known_sigma() -> None:
     sigma = _sigma()
     mu = np.linspace(-1.0, 1.0, sigma.shape[0])

@@ -28,6 +28,7 @@ def _fit(X, y):
                                  random_state=0).fit(X, y).predict
 
 
+@pytest.mark.slow
 def test_corrected_intervals_cover_the_learner_pd_where_naive_ones_do_not():
     """Linear DGP y = x1 - x2 + N(0, 1), regression tree, n = 100, 15 bootstrap refits (the
     paper reports coverage 0.54 naive and 0.96 corrected for this cell).

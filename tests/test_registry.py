@@ -23,8 +23,8 @@ def test_an_entry_belongs_to_the_study_whose_package_defines_it():
 def test_a_study_sees_the_layers_entries_and_its_own_only():
     mine = DGPS.names("extrapolation")
     assert {"copula_linear", "bikeshare", "ale_book_ch6"} <= set(mine)
-    assert "cspfi_simulation" not in mine and "pdpfi_simulation" not in mine
-    assert {"cspfi_simulation", "pdpfi_simulation"} <= set(DGPS.names())
+    assert "cspfi_simulation" not in mine and "pd_pfi_simulation" not in mine
+    assert {"cspfi_simulation", "pd_pfi_simulation"} <= set(DGPS.names())
 
 
 def test_a_name_is_registered_once_and_unknown_names_list_the_allowed():

@@ -30,7 +30,7 @@ from workflow_runs import (
     tail,
 )
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.workflow]
 
 
 def _parquet(root: Path) -> dict[str, Path]:

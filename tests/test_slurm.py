@@ -36,7 +36,7 @@ from workflow_runs import (
     start,
 )
 
-pytestmark = [pytest.mark.cluster, pytest.mark.e2e]
+pytestmark = [pytest.mark.cluster, pytest.mark.e2e, pytest.mark.workflow]
 
 STUDY = "pd_pfi_dgp"
 NODE = REPO / "workflow" / "slurm_node.sh"

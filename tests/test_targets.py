@@ -61,11 +61,11 @@ def test_a_figure_depends_on_its_own_code_only(studies):
     function = studies["extrapolation"].figures["fig_1"]["function"]
     code = {m.removeprefix("imlbench.")
             for m in closure([FIGURES.get(function).draw.__module__])}
-    assert {"figures", "figures.inputs", "figures.style", "studies.extrapolation.figures.fig1",
+    assert {"figures", "figures.inputs", "figures.style", "studies.extrapolation.figures.fig_1",
             "studies.extrapolation.figures.panels"} <= code
     # never another figure of the study, nor the study's package with all its modules
     assert not {m for m in code if m.startswith("studies.extrapolation.figures.fig")} - {
-        "studies.extrapolation.figures.fig1"}
+        "studies.extrapolation.figures.fig_1"}
     assert "studies.extrapolation" not in code
 
 
@@ -89,6 +89,7 @@ def test_paths_that_leave_results_are_found():
     assert targets.outside_results(inside + outside) == outside
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("profile", ["smoke", "default", "paper"])
 def test_every_scenario_chunk_is_in_one_batch_of_its_families(profile):
     for study in check_config(ROOT, {**_config(), "profile": profile})[1].values():

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from sklearn.inspection import partial_dependence as sk_partial_dependence
 
-import imlbench.explain.methods as methods_module
+import imlbench.explain.methods_effects as methods_module
 from imlbench.dgp.effect_examples import AleBookCh6
 from imlbench.explain.api import METHODS, ExplainContext
 from imlbench.explain.effects import ice

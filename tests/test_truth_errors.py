@@ -9,9 +9,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import imlbench.metrics.truth_errors as truth_errors
 import imlbench.studies.extrapolation.truth  # noqa: F401  (registers the copula_linear truths)
 from imlbench.compare import no_data_reason, run_summaries
 from imlbench.config import Scenario, Study
+from imlbench.explain.estimands import truth_frame
 from imlbench.io import read_parquet
 from imlbench.metrics.claims import NO_DATA, NOT_REPRODUCED, REPRODUCED, Tables, claim_row
 from imlbench.metrics.truth_errors import (
@@ -64,15 +66,14 @@ def _pdp_estimates(offset: float = OFFSET) -> pd.DataFrame:
 
 
 def _effects_truth() -> pd.DataFrame:
-    """The copula table's layout (kind, feature, row, x, value) on a coarser grid than the
-    estimate's: linear, so interpolation is exact."""
+    """An ``effects`` truth (the one shape, with the scenario the truth stage adds) on a
+    coarser grid than the estimate's: linear, so interpolation is exact."""
     x = np.linspace(0.0, 1.0, 5)
-    return pd.DataFrame({"scenario": "main", "kind": "pd", "feature": "x1", "row": -1, "x": x,
-                         "value": _truth_pd(x)})
+    return truth_frame("pd", "x1", _truth_pd(x), x=x).assign(scenario="main")
 
 
 def _long(truth: pd.DataFrame) -> pd.DataFrame:
-    """A table in the copula ``effects`` layout as the long truth frame."""
+    """An ``effects`` truth table as the long truth frame of its scenario."""
     return long_truths({("main", "effects"): truth})["main"]
 
 
@@ -105,8 +106,7 @@ def test_anchoring_removes_a_constant_offset_only():
 
 def test_the_truth_is_interpolated_linearly_within_its_range():
     # truth x^2 known at 0, 1 and 2 only: at 0.5 linear interpolation gives 0.5, not 0.25
-    truth = _long(pd.DataFrame({"kind": "pd", "feature": "x1", "row": -1,
-                                "x": [0.0, 1.0, 2.0], "value": [0.0, 1.0, 4.0]}))
+    truth = _long(truth_frame("pd", "x1", [0.0, 1.0, 4.0], x=[0.0, 1.0, 2.0]))
     est = pd.DataFrame({"scenario": "main", "learner": "lm", "method": "pdp", "rep": 0,
                         "feature": "x1", "x": [-0.5, 0.5, 1.5, 2.5], "value": 0.0})
     reps = rep_errors(est, truth, "pd")
@@ -117,8 +117,8 @@ def test_the_truth_is_interpolated_linearly_within_its_range():
 
 def test_ice_of_reference_rows_is_compared_with_the_rows_true_curves():
     x = np.linspace(0.0, 1.0, 3)
-    truth = _long(pd.DataFrame({"kind": "ice", "feature": "x1", "row": np.repeat([0, 1], 3),
-                                "x": np.tile(x, 2), "value": np.r_[x, x + 10.0]}))
+    truth = _long(truth_frame("ice", "x1", np.r_[x, x + 10.0], x=np.tile(x, 2),
+                              row=np.repeat([0, 1], 3)))
     est = pd.DataFrame({"scenario": "main", "learner": "lm", "method": "ice", "rep": 0,
                         "feature": "x1", "row": np.repeat([0, 1], 3), "x": np.tile(x, 2),
                         "value": np.r_[x + 1.0, x + 10.0]})
@@ -129,10 +129,10 @@ def test_ice_of_reference_rows_is_compared_with_the_rows_true_curves():
     assert list(uncentred["truth"]) == pytest.approx(x + 5.0)
 
 
-def _importance_truth() -> pd.DataFrame:
-    return pd.DataFrame({"scenario": "main", "feature": ["x1", "x2"], "marginal": [1.0, 2.0],
-                         "conditional": [0.5, 2.0], "rank_marginal": [1.0, 2.0],
-                         "rank_conditional": [1.0, 2.0]})
+def _importance_truth(marginal_se: float = 0.0) -> pd.DataFrame:
+    return pd.concat([truth_frame("pfi_marginal", ["x1", "x2"], [1.0, 2.0], se=marginal_se),
+                      truth_frame("pfi_conditional", ["x1", "x2"], [0.5, 2.0])],
+                     ignore_index=True).assign(scenario="main")
 
 
 def _importance_estimates(method: str, errors: np.ndarray, base: list[float]) -> pd.DataFrame:
@@ -192,8 +192,7 @@ def _claim(kind: str, method: str = "pfi", **params) -> dict:
 
 
 def _tables(*frames: pd.DataFrame, truth: str = "marginal", truth_se: float = 0.0) -> Tables:
-    table = _importance_truth().assign(marginal_se=truth_se)
-    long = long_truths({("main", "importance"): table})["main"]
+    long = long_truths({("main", "importance"): _importance_truth(truth_se)})["main"]
     reps = pd.concat([rep_errors(f, long, f"pfi_{truth}") for f in frames], ignore_index=True)
     return Tables(ranked=pd.DataFrame(), truth={}, other=pd.DataFrame(),
                   truth_errors=summarise_errors(reps), truth_error_reps=reps)
@@ -231,19 +230,26 @@ def test_a_monte_carlo_truth_widens_the_tolerance_by_its_own_se():
     assert matches_truth(_claim("matches_truth"), tables)[0]["verdict"] == REPRODUCED
 
 
-def test_truth_tables_without_rows_se_or_conditional_columns_are_read():
-    """A Monte Carlo truth's layout: effects with an se and no row column; importances with
-    marginal and marginal_se only."""
-    effects = pd.DataFrame({"kind": "ale", "feature": "x1", "x": [0.0, 1.0], "value": [0.0, 2.0],
-                            "se": [0.0, 0.1]})
-    importance = pd.DataFrame({"feature": ["x1"], "marginal": [1.0], "marginal_se": [0.01]})
-    long = long_truths({("main", "effects"): effects, ("main", "importance"): importance,
-                        ("main", "unknown_table"): importance})["main"]
-    assert set(long["estimand"]) == {"ale", "pfi_marginal"}
+def test_truth_tables_are_read_as_they_are_without_adapters():
+    """Every truth table has the one shape: the reader stacks a scenario's tables as they are
+    (no adapter per table, no defaults) and reads a Monte Carlo truth's se as given."""
+    for gone in ("TRUTH_TABLES", "TRUTH_DEFAULTS", "ESTIMANDS", "_effects", "_curves",
+                 "_importance", "_importances"):
+        assert not hasattr(truth_errors, gone), gone
+    effects = truth_frame("ale", "x1", [0.0, 2.0], x=[0.0, 1.0], se=[0.0, 0.1])
+    importance = truth_frame("pfi_marginal", "x1", 1.0, se=0.01)
+    long = long_truths({("main", "effects"): effects.assign(scenario="main"),
+                        ("main", "importance"): importance.assign(scenario="main", p_n=3)})
+    pd.testing.assert_frame_equal(long["main"],
+                                  pd.concat([effects, importance], ignore_index=True))
     est = pd.DataFrame({"scenario": "main", "learner": "lm", "method": "ale", "rep": 0,
                         "feature": "x1", "x": [0.5], "value": [1.0]})
-    reps = rep_errors(est, long, "ale").query("anchor == 'none'")
+    reps = rep_errors(est, long["main"], "ale").query("anchor == 'none'")
     assert list(reps["truth"]) == [1.0] and list(reps["truth_se"]) == pytest.approx([0.05])
+    pfi = pd.DataFrame({"scenario": "main", "learner": "lm", "method": "pfi", "rep": 0,
+                        "feature": "x1", "value": [1.5]})
+    reps = rep_errors(pfi, long["main"], "pfi_marginal")
+    assert list(reps["truth_se"]) == [0.01] and list(reps["error"]) == [0.5]
 
 
 def test_closer_to_truth_picks_the_method_with_the_smaller_error():

@@ -19,7 +19,7 @@ from imlbench.explain.api import METHODS
 from imlbench.io import read_parquet
 from imlbench.validate import check_config
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.workflow]
 
 
 def _expected_outputs(workdir: Path) -> list[Path]:

@@ -17,7 +17,7 @@ import os
 import sys
 from pathlib import Path
 
-from imlbench.config import PROFILES, ConfigError, load_study, read_yaml, study_path
+from imlbench.config import PROFILES, ConfigError, load_study, read_yaml, study_names, study_path
 from imlbench.workclock import process_record
 
 
@@ -38,8 +38,8 @@ def _parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="stage", required=True)
 
     check = sub.add_parser("check", help="validate config/config.yaml and the enabled studies")
-    check.add_argument("--study", help="validate this study file instead (a path, or the name "
-                                       "of a file under config/studies, enabled or not)")
+    check.add_argument("--study", help="validate this study instead (a path, or the name of a "
+                                       "file or folder under config/studies, enabled or not)")
     run = sub.add_parser("run", help="sample, fit and explain scenario chunks of a study")
     run.add_argument("--study", required=True)
     run.add_argument("--units", nargs="+", required=True, metavar="SCENARIO:CHUNK")
@@ -94,10 +94,10 @@ def _check(args: argparse.Namespace) -> int:
         _, checked = check_config(root, config)
     else:
         path = Path(args.study)
-        if not path.is_file():
+        if not (path.is_file() or path.is_dir()):
             path = study_path(root, args.study)
             if not path.exists():
-                names = sorted(p.stem for p in path.parent.glob("*.yaml"))
+                names = study_names(path.parent)
                 raise ConfigError(f"{args.study}: no such study file (a path, or a name under "
                                   f"{path.parent}); allowed: {', '.join(names)}")
         study = check_study(path, args.profile or "default", root)

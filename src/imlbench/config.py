@@ -1,5 +1,8 @@
 """Read ``config/config.yaml`` and the study files, and expand a study for one profile.
 
+A study is one file ``config/studies/<name>.yaml``, or a folder ``config/studies/<name>/`` of
+chapter files (``ch05.yaml``, ``ch06.yaml``, ...) that together make it (:func:`read_study`).
+
 This module only parses: :mod:`imlbench.validate` checks a configuration against the JSON
 schemas and the registries, once per workflow run, before any job; the jobs then read their
 study with :func:`load_study` without checking it again.
@@ -8,6 +11,7 @@ study with :func:`load_study` without checking it again.
 from __future__ import annotations
 
 import itertools
+import os
 import re
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
@@ -173,6 +177,8 @@ class Study:
     #: the scenarios of every profile by name (claims may name scenarios of other profiles;
     #: a scenario of this profile is that of this profile).
     all_scenarios: dict[str, Scenario] = field(default_factory=dict)
+    #: of a study folder: the chapter file of each entry, by key path (:func:`read_study`)
+    sources: dict[tuple, Path] = field(default_factory=dict)
 
     @property
     def title(self) -> str:
@@ -216,7 +222,13 @@ class Study:
         return [s for s in self.scenarios.values() if s.name in names or s.family in names]
 
     def hash(self) -> str:
+        """The fingerprint of the study's content (of all its chapter files, for a folder)."""
         return config_hash(self.doc)
+
+    def file_of(self, key: str) -> Path:
+        """The file that defines ``key`` (as :func:`key_path` writes it), for messages: the
+        study file, or the chapter file of a study folder."""
+        return source_file(self.path, self.sources, key)
 
 
 def for_profile(value: Any, profile: str) -> Any:
@@ -261,9 +273,142 @@ def expand_scenarios(family: str, spec: dict, profile: str) -> list[Scenario]:
     return out
 
 
+def _is_dir(path: Path) -> bool:
+    try:
+        return Path(path).is_dir()
+    except OSError:  # e.g. a name too long for the file system: no such folder
+        return False
+
+
 def study_path(root: Path, name: str) -> Path:
-    """The file of study ``name`` under the project root."""
-    return Path(root) / "config" / "studies" / f"{name}.yaml"
+    """The study ``name`` under the project root: its file ``config/studies/<name>.yaml``, or
+    its folder ``config/studies/<name>/`` of chapter files when there is no such file (a study
+    given both ways is an error of :func:`read_study`)."""
+    base = Path(root) / "config" / "studies"
+    file = base / f"{name}.yaml"
+    if name not in ("", ".", "..") and Path(name).name == name and _is_dir(base / name):
+        try:
+            if not file.exists():
+                return base / name
+        except OSError:
+            pass
+    return file
+
+
+def study_name(path: Path) -> str:
+    """The name of the study at ``path``: the name of its folder, or of its file less
+    ``.yaml``."""
+    path = Path(path)
+    return path.name if _is_dir(path) else path.stem
+
+
+def study_names(folder: Path) -> list[str]:
+    """The studies in ``folder`` (``config/studies``): its ``*.yaml`` files and its folders
+    of chapter files, by name."""
+    folder = Path(folder)
+    files = {p.stem for p in folder.glob("*.yaml")}
+    folders = {p.name for p in folder.glob("*/") if not p.name.startswith(".")
+               and any(_chapters(p))}
+    return sorted(files | folders)
+
+
+def _chapters(folder: Path) -> list[Path]:
+    """The chapter files of a study folder, in file-name order (hidden files aside)."""
+    return sorted((p for p in Path(folder).glob("*.yaml")
+                   if not p.name.startswith(".") and p.is_file()), key=lambda p: p.name)
+
+
+def study_files(path: Path) -> list[Path]:
+    """The files that make the study at ``path``: the study file, or the chapter files
+    (``*.yaml``) of a study folder in file-name order. A study given both as ``<name>.yaml``
+    and as a folder ``<name>/`` beside it is a ConfigError naming both."""
+    path = Path(path)
+    if _is_dir(path):
+        file, folder = path.parent / f"{path.name}.yaml", path
+    else:
+        file, folder = path, path.with_suffix("") if path.suffix == ".yaml" else None
+    if folder is not None and _is_dir(folder) and file.is_file():
+        raise ConfigError(
+            f"{file} and {folder}{os.sep}: study {folder.name!r} is given both as a file and as "
+            f"a folder of chapter files; allowed: one of them")
+    if folder is None or path == file:
+        return [path]
+    chapters = _chapters(folder)
+    if not chapters:
+        raise ConfigError(f"{folder}{os.sep}: key (top level): a study folder without chapter "
+                          f"files; allowed: one or more <chapter>.yaml files")
+    return chapters
+
+
+def _kind(value: Any) -> str:
+    return ("a map" if isinstance(value, dict) else "a list" if isinstance(value, list)
+            else "a single value")
+
+
+def read_study(path: Path) -> tuple[Any, dict[tuple, Path]]:
+    """The document of the study at ``path`` and, for a study folder, the chapter file that
+    defines each entry by key path (``("title",)``, ``("scenarios", "main")``,
+    ``("claims", 3)``); a study file has no such map.
+
+    The chapter files of a folder are read in file-name order and their top-level maps
+    merged: a map section (``learners``, ``methods``, ``scenarios``, ``figures``, ...) key by
+    key, a key in two files being a ConfigError naming both; a list section (``claims``)
+    concatenated in file order; any other key (``title``, ...) in one file, or with the same
+    value in each file that gives it."""
+    files = study_files(path)
+    if files == [Path(path)]:
+        return read_yaml(path), {}
+    doc: dict = {}
+    sources: dict[tuple, Path] = {}
+    for file in files:
+        chapter = read_yaml(file)
+        if not isinstance(chapter, dict):
+            raise ConfigError(f"{file}: key (top level): {_kind(chapter)} is not allowed; "
+                              f"allowed: a map of study keys (a chapter of the study folder "
+                              f"{Path(path)})")
+        for section, value in chapter.items():
+            if section not in doc:
+                doc[section] = (dict(value) if isinstance(value, dict) else
+                                list(value) if isinstance(value, list) else value)
+                sources[(section,)] = file
+                if isinstance(value, dict | list):
+                    keys = value if isinstance(value, dict) else range(len(value))
+                    sources.update({(section, k): file for k in keys})
+                continue
+            first, merged = sources[(section,)], doc[section]
+            if isinstance(merged, dict) and isinstance(value, dict):
+                for k, v in value.items():
+                    if k in merged:
+                        raise ConfigError(
+                            f"{file}: key {key_path([section, k])}: given in two chapter files "
+                            f"({sources[(section, k)]} and {file}); allowed: each key in one "
+                            f"file of the study folder")
+                    merged[k], sources[(section, k)] = v, file
+            elif isinstance(merged, list) and isinstance(value, list):
+                sources.update({(section, len(merged) + i): file for i in range(len(value))})
+                merged.extend(value)
+            elif isinstance(merged, dict | list) or isinstance(value, dict | list):
+                raise ConfigError(
+                    f"{file}: key {key_path([section])}: {_kind(value)} here but "
+                    f"{_kind(merged)} in {first}; allowed: the same kind in every chapter file "
+                    f"(maps are merged, lists joined)")
+            elif not (type(value) is type(merged) and value == merged):
+                raise ConfigError(
+                    f"{file}: key {key_path([section])}: also given in {first}, with another "
+                    f"value; allowed: the key in one chapter file, or the same value in each")
+    return doc, sources
+
+
+def source_file(path: Path, sources: dict[tuple, Path], key: str) -> Path:
+    """The file of ``key`` (as :func:`key_path` writes it) in the study at ``path``: the
+    chapter file of its entry in ``sources`` (:func:`read_study`), else ``path``."""
+    best, found = -1, Path(path)
+    for parts, file in sources.items():
+        prefix = key_path(parts)
+        if len(prefix) > best and (key == prefix or key.startswith((prefix + ".",
+                                                                        prefix + "["))):
+            best, found = len(prefix), file
+    return found
 
 
 def _origin(sc: Scenario) -> str:
@@ -271,10 +416,11 @@ def _origin(sc: Scenario) -> str:
     return f"scenarios.{sc.family}" + (f" with {swept}" if swept else "")
 
 
-def expand_study(path: Path, doc: dict, profile: str) -> dict[str, Scenario]:
+def expand_study(path: Path, doc: dict, profile: str,
+                 sources: dict[tuple, Path] | None = None) -> dict[str, Scenario]:
     """Every scenario of the study document ``doc`` for one profile, by name. Two scenarios
     of one name (sweep values that format alike, e.g. 0.1 and 0.10000001) are a ConfigError:
-    one would silently replace the other."""
+    one would silently replace the other (``sources``: see :func:`read_study`)."""
     out: dict[str, Scenario] = {}
     for family, spec in doc["scenarios"].items():
         for sc in expand_scenarios(family, spec, profile):
@@ -282,7 +428,8 @@ def expand_study(path: Path, doc: dict, profile: str) -> dict[str, Scenario]:
             if other is not None:
                 key = f"scenarios.{family}" + (".sweep" if other.family == family else "")
                 raise ConfigError(
-                    f"{path}: key {key}: {_origin(other)} and {_origin(sc)} both give scenario "
+                    f"{source_file(path, sources or {}, key)}: key {key}: {_origin(other)} and "
+                    f"{_origin(sc)} both give scenario "
                     f"name {sc.name!r} (profile {profile}); allowed: sweep values whose names "
                     f"differ (a number is named with %g: 6 significant digits)")
             out[sc.name] = sc
@@ -290,11 +437,12 @@ def expand_study(path: Path, doc: dict, profile: str) -> dict[str, Scenario]:
 
 
 def load_study(path: Path, profile: str) -> Study:
-    """The study file at ``path`` expanded for ``profile`` (parsed, not checked but for
-    scenario names given twice, in any profile)."""
-    doc = read_yaml(path)
-    expanded = {prof: expand_study(path, doc, prof) for prof in PROFILES}
-    study = Study(Path(path).stem, Path(path), doc, profile, expanded[profile])
+    """The study at ``path`` (a file, or a folder of chapter files) expanded for ``profile``
+    (parsed, not checked but for scenario names given twice, in any profile)."""
+    doc, sources = read_study(path)
+    expanded = {prof: expand_study(path, doc, prof, sources) for prof in PROFILES}
+    study = Study(study_name(path), Path(path), doc, profile, expanded[profile],
+                  sources=sources)
     for prof in sorted(PROFILES, key=lambda p: p != profile):
         for name, sc in expanded[prof].items():
             study.all_scenarios.setdefault(name, sc)

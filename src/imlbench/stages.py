@@ -20,7 +20,7 @@ import pandas as pd
 from imlbench import targets
 from imlbench.config import Scenario, Study
 from imlbench.dgp.base import DGP, make_dgp
-from imlbench.explain.api import METHODS, ExplainContext
+from imlbench.explain.api import METHODS, ExplainContext, estimand_of
 from imlbench.figures import FIGURES
 from imlbench.figures.inputs import FigureInputs
 from imlbench.io import write_parquet
@@ -194,17 +194,17 @@ def tag(df: pd.DataFrame, sc: Scenario, **labels: str) -> pd.DataFrame:
 
 
 def run_truth(study: Study, scenario: str, base_seed: int, root: Path) -> None:
-    """The truth tables of the scenario's DGP (:mod:`imlbench.truth`), one file per estimand
-    (:func:`imlbench.targets.truth_paths`, under ``root``)."""
+    """The truth tables of the scenario's DGP (:mod:`imlbench.truth`), one file per table
+    (``effects``, ``importance``: :func:`imlbench.targets.truth_paths`, under ``root``)."""
     sc = study.scenarios[scenario]
     dgp = make_dgp(sc.dgp, sc.params)
-    compute = TRUTHS.get(sc.dgp).compute
+    spec = TRUTHS.get(sc.dgp)
     clock = WorkClock()
-    with clock:
-        tables = compute(dgp, lambda label: rng_for(base_seed, study.name, label))
+    with clock:  # every table in the one shape of imlbench.explain.estimands, checked
+        tables = spec.tables(dgp, lambda label: rng_for(base_seed, study.name, label))
     log.info("%s", clock.record("truth", scenario, "-"))
-    for estimand, path in targets.truth_paths(study, sc).items():
-        write_parquet(tag(tables[estimand], sc), root / path, config_hash=study.hash(),
+    for name, path in targets.truth_paths(study, sc).items():
+        write_parquet(tag(tables[name], sc), root / path, config_hash=study.hash(),
                       seed=[base_seed, study.name, scenario, "truth"])
 
 
@@ -219,7 +219,11 @@ def run_figure(study: Study, figure: str, root: Path) -> None:
     scenarios = [sc.name for sc in study.scenarios_of(spec["scenarios"]) if sc.chunks]
     clock = WorkClock()
     with clock:
-        FIGURES.get(spec["function"]).draw(
-            FigureInputs(paths, spec.get("methods", {}), scenarios), spec, outs["png"],
-            outs["pdf"])
+        inputs = FigureInputs(
+            paths, spec.get("methods", {}), scenarios,
+            method_kinds={m: s["method"] for m, s in study.methods.items()},
+            learner_kinds={lrn: s["learner"] for lrn, s in study.learners.items()},
+            estimands={m: estimand_of(s["method"], study.method_params(m))
+                       for m, s in study.methods.items()})
+        FIGURES.get(spec["function"])(inputs, spec, outs["png"], outs["pdf"])
     log.info("%s", clock.record("figure", figure, "-"))

@@ -110,7 +110,7 @@ def outside_results(paths: list[str]) -> list[str]:
 
 
 def truth_paths(study: Study, sc: Scenario) -> dict[str, str]:
-    """The truth tables of a scenario, by estimand."""
+    """The truth tables of a scenario, by table name (``effects``, ``importance``)."""
     return {e: f"results/{study.name}/truth/{sc.name}/{e}.parquet" for e in estimands(sc.dgp)}
 
 
@@ -231,14 +231,18 @@ def figure_inputs(study: Study, fig: str) -> dict[str, list[str]]:
 
 
 def _methods_code(study: Study, methods: list[str]) -> list[str]:
-    """The modules of methods and of the samplers their parameters name."""
+    """The modules of methods and of the samplers and methods their parameters name (the
+    method ``timing`` runs the method ``timed``)."""
     out = []
     for m in methods:
         spec = _spec(study, m)
         out.append(spec.run.__module__)
-        sampler = with_defaults(spec.params, study.method_params(m)).get("sampler")
+        params = with_defaults(spec.params, study.method_params(m))
+        sampler, timed = params.get("sampler"), params.get("timed")
         if isinstance(sampler, str) and sampler in SAMPLERS:
             out.append(SAMPLERS.get(sampler).build.__module__)
+        if isinstance(timed, str) and timed in METHODS:
+            out.append(METHODS.get(timed).run.__module__)
     return out
 
 
@@ -288,11 +292,13 @@ def truths_fingerprints(study: Study, base_seed: int) -> dict[str, str]:
 
 
 def summaries_fingerprint(study: Study) -> str:
-    """The code of the summaries job: the ranks, the truth errors and the summarising
-    functions."""
+    """The code of the summaries job: the ranks, the truth errors, the summarising functions
+    and the modules of the methods that declare an estimand (where they declare it)."""
     summarised = [_spec(study, m).summarise for m in study.methods]
+    compared = [_spec(study, m) for m in study.methods if _spec(study, m).estimand is not None]
     return code_hash(["imlbench.metrics.ranks", "imlbench.metrics.truth_errors",
-                      *(f.__module__ for f in summarised if f is not None)])
+                      *(f.__module__ for f in summarised if f is not None),
+                      *(spec.run.__module__ for spec in compared)])
 
 
 def claims_fingerprint(study: Study) -> str:

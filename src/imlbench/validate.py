@@ -28,8 +28,12 @@ from imlbench.config import (
     Study,
     key_path,
     load_study,
+    read_study,
     read_yaml,
     resolve_profile,
+    source_file,
+    study_name,
+    study_names,
     study_path,
 )
 from imlbench.dgp.base import DGP, DGPS, make_dgp
@@ -182,10 +186,11 @@ def _schema(schema_path: Path) -> dict:
 
 
 def _schema_check(doc: Any, schema_path: Path, path: Path, ref: str | None = None,
-                  key: str | None = None) -> None:
+                  key: str | None = None, sources: dict[tuple, Path] | None = None) -> None:
     """Raise a one-line ConfigError at the first place where ``doc`` breaks the schema at
     ``schema_path``, or with ``ref`` its ``$defs`` entry of that name (then ``key`` names the
-    value ``doc`` in its file)."""
+    value ``doc`` in its file; ``sources``: the chapter file of each entry of a study folder,
+    named instead of ``path``)."""
     root = _schema(Path(schema_path))
     schema = {"$defs": root["$defs"], "$ref": f"#/$defs/{ref}"} if ref else root
     errors = list(_validator_class()(schema).iter_errors(doc))
@@ -193,7 +198,9 @@ def _schema_check(doc: Any, schema_path: Path, path: Path, ref: str | None = Non
         return
     err = min(errors, key=lambda e: [str(p) for p in e.absolute_path])
     at, what, allowed = _explain(err, root)
-    raise ConfigError(f"{path}: key {key or key_path(at)}: {what}; allowed: {allowed}")
+    key = key or key_path(at)
+    raise ConfigError(f"{source_file(path, sources or {}, key)}: key {key}: {what}; "
+                      f"allowed: {allowed}")
 
 
 def _schemas(root: Path) -> Path:
@@ -215,7 +222,7 @@ def check_config(root: Path, config: dict | None = None) -> tuple[dict, dict[str
     for name in cfg["studies"]:
         path = study_path(root, name)
         if not path.exists():
-            available = sorted(p.stem for p in path.parent.glob("*.yaml"))
+            available = study_names(path.parent)
             raise ConfigError(f"{cfg_path}: key studies: no study file {path.name}; "
                               f"allowed: {', '.join(available)}")
         out[name] = check_study(path, cfg["profile"], root)
@@ -223,16 +230,18 @@ def check_config(root: Path, config: dict | None = None) -> tuple[dict, dict[str
 
 
 def check_study(path: Path, profile: str, root: Path) -> Study:
-    """Check one study file (enabled or not) against the schema and the registries."""
+    """Check one study (enabled or not; a file, or a folder of chapter files) against the
+    schema and the registries."""
     path = Path(path)
-    # the file's name is the study's: in paths, rule names and the package imported for it
-    _schema_check(path.stem, _schemas(root) / "config.schema.yaml", path, "study_name",
-                  "(the file name)")
-    _schema_check(read_yaml(path), _schemas(root) / "study.schema.yaml", path)
+    # the file's (folder's) name is the study's: in paths, rule names and the package imported
+    _schema_check(study_name(path), _schemas(root) / "config.schema.yaml", path, "study_name",
+                  "(the folder name)" if path.is_dir() else "(the file name)")
+    doc, sources = read_study(path)
+    _schema_check(doc, _schemas(root) / "study.schema.yaml", path, sources=sources)
     study = load_study(path, profile)
     for name, sc in study.all_scenarios.items():
         _schema_check(name, _schemas(root) / "study.schema.yaml", path, "scenario_name",
-                      f"scenarios.{sc.family}.sweep")
+                      f"scenarios.{sc.family}.sweep", sources)
     study_packages.load([study.name], figures=True)
     _Checker(study).run()
     return study
@@ -272,7 +281,7 @@ class _Checker:
         self.dgps: dict[str, DGP] = {}
 
     def fail(self, key: str, msg: str) -> None:
-        raise ConfigError(f"{self.study.path}: key {key}: {msg}")
+        raise ConfigError(f"{self.study.file_of(key)}: key {key}: {msg}")
 
     def registered(self, registry: Any, name: str, key: str) -> None:
         """``name`` is an entry of ``registry`` that this study may use."""
@@ -472,6 +481,8 @@ class _Checker:
                     self.fail(f"{key}.scenarios",
                               f"unknown scenario {s!r}; allowed: {', '.join(sorted(known))}")
             declared = FIGURES.get(spec["function"])
+            self.params(dict(declared.params), spec.get("params", {}), f"{key}.params",
+                        f"figure function {spec['function']!r}")
             given = spec.get("methods", {})
             if set(given) != set(declared.methods):
                 self.fail(f"{key}.methods", f"roles {', '.join(sorted(given)) or 'none'} do not "

@@ -10,8 +10,10 @@ count; the casual and registered counts sum to it and are never features.
 Two copies are read here: the 2011 subset (8645 hours) that the ISLP package ships as
 ``Bikeshare.csv``, with month and weather written as words, and the full UCI ``hour.csv``
 (17379 hours over 2011-2012), which :func:`download_uci_hour` fetches and verifies.
-The daily data of the conditional-subgroups application come from the UCI ``day.csv`` by path
-(:func:`load_uci_day`) or are built from ISLP's hours (:func:`daily_from_islp`).
+The daily data (the units of the conditional-subgroups application of Molnar et al., Sect. 10,
+:func:`daily_features`) come from the UCI ``day.csv`` by path (:func:`load_uci_day`) or are
+built from ISLP's hours (:func:`daily_from_islp`); the DGP ``bikeshare_daily``
+(:mod:`imlbench.dgp.bikeshare`) serves them.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from typing import IO
 import numpy as np
 import pandas as pd
 
+from imlbench.data import records
 from imlbench.data.tables import CATEGORY, DATE, INTEGER, Column, read_table
 from imlbench.io import atomic_path
 
@@ -159,6 +162,15 @@ def download_uci_hour(
 
 #: the daily features of the conditional-subgroups bike application (Molnar et al., Sect. 10)
 DAILY_FEATURES = ["season", "yr", "holiday", "weekday", "temp", "hum", "work", "weather", "wind"]
+#: level names of the integer-coded daily features (the application's labels where it has them)
+DAILY_LEVELS: dict[str, dict[int, str]] = {
+    "season": {1: "WINTER", 2: "SPRING", 3: "SUMMER", 4: "FALL"},
+    "yr": {0: "2011", 1: "2012"},
+    "holiday": {0: "NO HOLIDAY", 1: "HOLIDAY"},
+    "weekday": {0: "SUN", 1: "MON", 2: "TUE", 3: "WED", 4: "THU", 5: "FRI", 6: "SAT"},
+    "work": {0: "NO WORKING DAY", 1: "WORKING DAY"},
+    "weather": {0: "GOOD", 1: "MISTY/BAD"},
+}
 UCI_DAY_COLUMNS = [
     "instant", "dteday", "season", "yr", "mnth", "holiday", "weekday", "workingday",
     "weathersit", "temp", "atemp", "hum", "windspeed", "casual", "registered", "cnt",
@@ -215,11 +227,4 @@ BIKESHARE_SOURCES = ("islp", "uci")
 
 def check_source(dgp: str, source: str, path: str | None, file: str) -> None:
     """Validate a bike-sharing ``source`` (offline ``islp``, or ``uci`` read from ``path``)."""
-    if source not in BIKESHARE_SOURCES:
-        raise ValueError(
-            f"{dgp}: source must be one of {', '.join(BIKESHARE_SOURCES)}, got {source!r}"
-        )
-    if source == "uci" and path is None:
-        raise ValueError(f"{dgp}: source='uci' needs path, the location of {file}")
-    if source == "islp" and path is not None:
-        raise ValueError(f"{dgp}: path is only read with source='uci'")
+    records.check_source(dgp, BIKESHARE_SOURCES, source, path, file)

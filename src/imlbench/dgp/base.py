@@ -67,8 +67,20 @@ class DGP:
         raise NotImplementedError(f"{type(self).__name__} has no known conditional sampler")
 
 
+class GaussianNoise:
+    """Mixin of a DGP whose noise is additive N(0, noise_sd²), drawn for all rows in one call
+    (also when noise_sd is 0, so that the random stream does not depend on it)."""
+
+    noise_sd: float
+
+    def noise(self, n: int, rng: np.random.Generator) -> np.ndarray:
+        return rng.normal(0.0, self.noise_sd, size=n)
+
+
 DGPS: Registry[type[DGP]] = Registry("DGP", providers=("imlbench.dgp.effect_examples",
-                                                        "imlbench.dgp.formula"))
+                                                        "imlbench.dgp.formula",
+                                                        "imlbench.dgp.table",
+                                                        "imlbench.dgp.bikeshare"))
 
 
 def check_numbers(value: Any, key: str, *, length: int | None = None) -> None:

@@ -1,7 +1,8 @@
 """Real data sets behind the DGP interface: rows are drawn from a file, not simulated.
 
 :class:`TableDGP` is the base of every real data set: the regression function and the
-conditional laws are unknown, so only ``sample`` works.
+conditional laws are unknown, so only ``sample`` works. :class:`SourcedTable` is a table read
+from an offline source by default or from its original file at a path the user gives.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from imlbench.data.records import check_source
 from imlbench.dgp.base import DGP
 
 
@@ -46,3 +48,40 @@ class TableDGP(DGP):
             return data.copy()
         rows = np.sort(rng.choice(len(data), size=n, replace=False))
         return data.iloc[rows].reset_index(drop=True)
+
+
+class SourcedTable(TableDGP):
+    """A table replaced by an offline source (``sources[0]``, the default) or read from its
+    original file (``source=sources[1]`` with ``path``, the location of ``original_file``).
+
+    A subclass sets the class attributes and the two loaders; ``load_original`` gets the path.
+    """
+
+    #: the registered name, the sources (offline first), the original file's name
+    name: str = ""
+    sources: tuple[str, str] = ("", "")
+    original_file: str = ""
+    #: the categorical features by source (none by default)
+    categorical_by_source: dict[str, tuple[str, ...]] = {}
+
+    def __init__(self, source: str | None = None, path: str | None = None) -> None:
+        source = self.sources[0] if source is None else source
+        check_source(self.name, self.sources, source, path, self.original_file)
+        self.source, self.path = source, path
+
+    @property
+    def categorical(self) -> tuple[str, ...]:
+        return self.categorical_by_source.get(self.source, ())
+
+    def load(self) -> pd.DataFrame:
+        if self.source == self.sources[1]:
+            return self.load_original(self.path)
+        return self.load_offline()
+
+    @staticmethod
+    def load_offline() -> pd.DataFrame:
+        raise NotImplementedError
+
+    @staticmethod
+    def load_original(path: str) -> pd.DataFrame:
+        raise NotImplementedError

@@ -17,10 +17,16 @@ refits; ``params`` are the study file's parameters with every declared default f
   claims read), "refits" (refits the learner itself: needs no fitted model), "effect" or
   "other";
 * ``summarise``: optionally, how the summaries stage condenses its estimate files into the
-  study's ``metrics/summary.parquet`` (read by figures and claims).
+  study's ``metrics/summary.parquet`` (read by figures and claims);
+* ``estimand``: the truth its estimates are compared with (:mod:`imlbench.metrics.
+  truth_errors`), one of :data:`imlbench.explain.estimands.TABLE_OF`, or a function of its
+  parameters (every default filled) giving it or None (not with these parameters); None: its
+  estimates are compared with no truth. :func:`estimand_of` reads it.
 
-The generic methods are registered in :mod:`imlbench.explain.methods`; a study registers its
-own in its package under :mod:`imlbench.studies`.
+The generic methods are registered by family in :mod:`imlbench.explain.methods_importance`,
+:mod:`~imlbench.explain.methods_effects`, :mod:`~imlbench.explain.methods_local`,
+:mod:`~imlbench.explain.methods_learner` and :mod:`~imlbench.explain.methods_timing`; a study
+registers its own in its package under :mod:`imlbench.studies`.
 """
 
 from __future__ import annotations
@@ -37,6 +43,7 @@ import pandas as pd
 from imlbench.dgp.base import DGP
 from imlbench.explain.ale import CENTERINGS, INTERVAL_FIELDS
 from imlbench.explain.batching import DEFAULT_MAX_ROWS
+from imlbench.explain.estimands import check_estimand
 from imlbench.explain.grids import GRID_FIELDS
 from imlbench.explain.importance import CONTRASTS, LOSSES
 from imlbench.explain.samplers import SAMPLERS, SUBGROUP_PARAMS, fit_sampler
@@ -108,6 +115,8 @@ class ExplainContext:
 Method = Callable[[ExplainContext, dict, np.random.Generator], pd.DataFrame]
 Summarise = Callable[[list[Path]], pd.DataFrame]
 Needs = Callable[[Mapping[str, Any]], set[str]]
+#: the estimand of a method: a name, or a function of its filled parameters (None: none)
+Estimand = str | Callable[[Mapping[str, Any]], str | None] | None
 
 
 @dataclass(frozen=True)
@@ -121,6 +130,7 @@ class MethodSpec:
     kind: str = "other"
     summarise: Summarise | None = None
     needs: Needs | None = None
+    estimand: Estimand = None
 
     def __call__(self, ctx: ExplainContext, params: Mapping[str, Any],
                  rng: np.random.Generator) -> pd.DataFrame:
@@ -138,24 +148,46 @@ class MethodSpec:
             out |= SAMPLERS.get(params["sampler"]).requires
         return out
 
+    def estimand_of(self, params: Mapping[str, Any]) -> str | None:
+        """The truth estimand of the method's estimates with these parameters (defaults
+        filled here), or None."""
+        if self.estimand is None or isinstance(self.estimand, str):
+            return self.estimand
+        estimand = self.estimand(with_defaults(self.params, params))
+        return None if estimand is None else check_estimand(estimand, f"method {self.name!r}")
 
-METHODS: Registry[MethodSpec] = Registry("method", providers=("imlbench.explain.methods",))
+
+METHODS: Registry[MethodSpec] = Registry("method", providers=(
+    "imlbench.explain.methods_importance", "imlbench.explain.methods_effects",
+    "imlbench.explain.methods_local", "imlbench.explain.methods_learner",
+    "imlbench.explain.methods_timing", "imlbench.explain.window_mplot"))
 
 
 def method(
     name: str, *, requires: Sequence[str] = (), params: Mapping[str, Param] | None = None,
     kind: str = "other", summarise: Summarise | None = None, needs: Needs | None = None,
+    estimand: Estimand = None,
 ) -> Callable[[Method], Method]:
     """Register ``fn`` as method ``name`` (see the module doc for the declarations)."""
     if kind not in KINDS:
         raise ValueError(f"method kind {kind!r} is not one of {', '.join(KINDS)}")
+    if isinstance(estimand, str):
+        check_estimand(estimand, f"method {name!r}")
 
     def decorator(fn: Method) -> Method:
         METHODS.register(name, module=fn.__module__)(
-            MethodSpec(name, fn, frozenset(requires), dict(params or {}), kind, summarise, needs))
+            MethodSpec(name, fn, frozenset(requires), dict(params or {}), kind, summarise, needs,
+                       estimand))
         return fn
 
     return decorator
+
+
+def estimand_of(method_name: str, params: Mapping[str, Any]) -> str | None:
+    """The truth estimand (:data:`imlbench.explain.estimands.TABLE_OF`) that registered method
+    ``method_name`` estimates with the parameters ``params`` (a study file's, defaults filled
+    here), or None when its estimates are compared with no truth."""
+    return METHODS.get(method_name).estimand_of(params)
 
 
 # --- declarations shared by many methods ------------------------------------------------------
@@ -194,6 +226,16 @@ SUBGROUPS = {"sampler_params": table(SUBGROUP_PARAMS, {})}
 def draw_indices(n: int, k: int, rng: np.random.Generator) -> np.ndarray:
     """min(k, n) distinct indices of range(n), in random order."""
     return rng.choice(n, size=min(k, n), replace=False)
+
+
+def curves_frame(feature: str, x: np.ndarray, curves: np.ndarray) -> pd.DataFrame:
+    """One curve per row (rows x len(x) values) in long format: feature, row, x, value."""
+    return pd.DataFrame({
+        "feature": feature,
+        "row": np.repeat(np.arange(len(curves)), len(x)),
+        "x": np.tile(x, len(curves)),
+        "value": curves.ravel(),
+    })
 
 
 def named(ctx: ExplainContext, df: pd.DataFrame) -> pd.DataFrame:

@@ -1,16 +1,19 @@
-"""Figures any study can draw from YAML alone: estimates against their truths.
+"""Figures any study draws from YAML alone: estimated curves and importances against truths.
 
-``effects``: one panel per (scenario, feature): the curve of each method filling the role
-``effects`` (PD, ALE, M-plot, ...), averaged over repetitions, one line per (method, learner),
-against every true curve the scenario's ``effects`` truth holds for the feature (PD,
-conditional expectation, ALE, interventional curve). Repetitions whose grids differ (quantile
-grids of the data) are averaged point by point in grid order. Every curve is centred at its
-mean over the true curves' grid (an estimate: at the mean of its points inside that range), so
-that curves defined up to a constant (ALE) compare with the others.
+``curve_grid``: a grid of panels, one row per scenario and one column per feature. In each,
+the curves of every method filling the role ``curves`` (PD, ICE, ALE, M-plot, StratPD, ...)
+and every learner, as :mod:`imlbench.figures.curves` averages, anchors and draws them (the
+mean over repetitions with a 2-SE band, the individual ICE or repetition curves, or both),
+and the scenario's true curves in blue: by default those the drawn methods estimate (as
+their registrations declare), or the estimands listed in ``truths``.
 
-``importance``: one panel per scenario: the importance of each feature for each method
-filling the role ``importance`` and each learner (mean over repetitions with a 2-SE bar),
-and the scenario's true importances (``importance`` truth) as open markers.
+``importance_bars``: one panel per scenario: each feature's importance for every method
+filling the role ``importance`` and every learner, as bars of the mean over repetitions with
+a 2-SE bar (``kind: bars``) or boxes of the repetitions (``kind: box``), and the scenario's
+true importances as open markers (marginal: circle, conditional: square).
+
+Series are coloured by method when several methods are drawn, else by learner; both looks
+come from the registered method or learner (:mod:`imlbench.figures.style`).
 """
 
 from __future__ import annotations
@@ -22,99 +25,103 @@ import pandas as pd
 
 from imlbench.figures import figure
 from imlbench.figures import style as st
+from imlbench.figures.curves import ANCHORS, SHOW, TRUTH_STYLES, draw_curves, draw_truth
 from imlbench.figures.inputs import FigureInputs
-from imlbench.metrics.truth_errors import grid_points
+from imlbench.params import choice, items
 
-#: the truth columns that hold an importance (table ``importance``), as labelled
-IMPORTANCE_TRUTHS = {"marginal": "true marginal PFI", "conditional": "true conditional PFI"}
-#: true curves drawn, by estimand name, in this order
-CURVES = ("pd", "conditional", "ale", "interventional")
-TRUTH_STYLES = {"pd": "-", "conditional": "--", "ale": ":", "interventional": "-."}
-
-
-def _estimand(truth: pd.DataFrame) -> pd.Series:
-    """The estimand of each truth row (named ``kind`` or ``estimand`` by the truth)."""
-    return truth["kind"] if "kind" in truth else truth["estimand"]
+#: the true curves a curve grid can draw, in the order drawn
+CURVE_TRUTHS = ("pd", "conditional", "ale", "interventional")
+#: the true importances and their markers
+IMPORTANCE_TRUTHS = {"pfi_marginal": ("true marginal PFI", "o"),
+                     "pfi_conditional": ("true conditional PFI", "s")}
 
 
-def _mean_curve(curve: pd.DataFrame) -> pd.DataFrame:
-    """The mean curve of one method and learner over repetitions, point by point
-    (:func:`imlbench.metrics.truth_errors.grid_points`; x is the mean of the points' x)."""
-    df = curve.sort_values(["rep", "x"]).reset_index(drop=True)
-    points = grid_points(df, ["method", "learner"])
-    return df.groupby(points)[["x", "value"]].mean()
+def _series(est: pd.DataFrame) -> list[tuple[str, str]]:
+    """The (method, learner) pairs of the estimates, methods in the order of their roles."""
+    return sorted({(m, lrn) for m, lrn in zip(est["method"], est["learner"], strict=True)})
 
 
-def _centred(curve: pd.DataFrame, lo: float, hi: float) -> np.ndarray:
-    """``curve``'s values less their mean over the points with x in [lo, hi] (all points when
-    none is)."""
-    inside = curve["x"].between(lo, hi)
-    base = curve.loc[inside if inside.any() else curve.index, "value"].mean()
-    return curve["value"].to_numpy() - base
-
-
-def _series_colours(keys: list[tuple[str, str]]) -> dict[tuple[str, str], str]:
+def _colours(inputs: FigureInputs, series: list[tuple[str, str]]) -> dict[tuple[str, str], str]:
+    """A colour per series: its method's when several methods are drawn, else its learner's;
+    series that would share one get the Dark2 colours instead (blue is the truth's)."""
     import matplotlib
 
-    cmap = matplotlib.colormaps["Dark2"]  # no blue: blue is the truth's colour
-    return {key: cmap(i % 8) for i, key in enumerate(keys)}
+    by_method = len({m for m, _ in series}) > 1
+    colours = {key: (st.method_look(key[0], inputs.method_kinds.get(key[0])).colour if by_method
+                     else st.look(key[1], kind=inputs.learner_kinds.get(key[1])).colour)
+               for key in series}
+    if len(set(colours.values())) < len(series):
+        cmap = matplotlib.colormaps["Dark2"]
+        colours = {key: cmap(i % 8) for i, key in enumerate(series)}
+    return colours
 
 
-@figure("effects", methods=("effects",), truths=("effects",))
-def effects(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Path) -> None:
+def _label(inputs: FigureInputs, key: tuple[str, str]) -> str:
+    learner = st.look(key[1], kind=inputs.learner_kinds.get(key[1])).label
+    return f"{key[0]}, {learner}"
+
+
+@figure("curve_grid", methods=("curves",), truths=("effects",), params={
+    "show": choice("average", SHOW),
+    "anchor": choice("mean", ANCHORS),
+    "truths": items(choice("pd", CURVE_TRUTHS), default=None, nullable=True),
+})
+def curve_grid(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Path, *, show: str,
+               anchor: str, truths: list[str] | None) -> None:
+    """Rows: scenarios; columns: features; the methods' curves against the true ones."""
     from matplotlib.lines import Line2D
 
-    est = inputs.estimates("effects")
+    est = inputs.estimates("curves")
     truth = inputs.truth("effects")
-    truth = truth.assign(estimand=_estimand(truth))
-    truth = truth[truth["estimand"].isin(CURVES)]
-    if "row" in truth:  # per-row truths (ICE) are not curves of the feature
-        truth = truth[truth["row"] < 0]
-    panels = [(sc, f) for sc in inputs.scenarios
-              for f in st.feature_order(est.loc[est["scenario"] == sc, "feature"])]
-    series = sorted({(m, lrn) for m, lrn in zip(est["method"], est["learner"], strict=True)})
-    colours = _series_colours(series)
-    ncols = min(4, len(panels))
-    fig, style = st.new_figure(spec, rows=st.panel_rows(len(panels), ncols))
+    estimated = {inputs.estimands.get(m) for m in est["method"]}
+    wanted = truths if truths is not None else [e for e in CURVE_TRUTHS if e in estimated]
+    features = st.feature_order(est["feature"])
+    rows, cols = len(inputs.scenarios), len(features)
+    series = _series(est)
+    colours = _colours(inputs, series)
+    width = max(8.0, 3.2 * cols + 1.0)
+    fig, style = st.new_figure(spec, rows=rows, width=width, panel_height=2.8)
+    axes = fig.subplots(rows, cols, squeeze=False)
     drawn: set[str] = set()
-    for ax, (scenario, feature) in zip(st.panel_grid(fig, len(panels), ncols), panels,
-                                       strict=True):
-        mine = est[(est["scenario"] == scenario) & (est["feature"] == feature)]
-        true = truth[(truth["scenario"] == scenario) & (truth["feature"] == feature)]
-        lo, hi = (true["x"].min(), true["x"].max()) if len(true) else (-np.inf, np.inf)
-        for key in series:
-            curve = mine[(mine["method"] == key[0]) & (mine["learner"] == key[1])]
-            if len(curve):
-                mean = _mean_curve(curve)
-                ax.plot(mean["x"], _centred(mean, lo, hi), color=colours[key], linewidth=2.2,
-                        alpha=0.8)
-        for estimand in CURVES:
-            curve = true[true["estimand"] == estimand].sort_values("x")
-            if len(curve):
-                drawn.add(estimand)
-                ax.plot(curve["x"], _centred(curve, lo, hi), color=st.TRUTH,
-                        linestyle=TRUTH_STYLES[estimand], linewidth=0.9)
-        ax.set_title(f"{scenario}: {feature}")
-        ax.set_xlabel(feature)
-    fig.supylabel("effect, centred at its mean over the grid")
-    handles = [Line2D([], [], color=colours[key], label=f"{key[0]}, {key[1]}")
-               for key in series]
+    for r, scenario in enumerate(inputs.scenarios):
+        for c, feature in enumerate(features):
+            ax = axes[r, c]
+            mine = est[(est["scenario"] == scenario) & (est["feature"] == feature)]
+            true = truth[(truth["scenario"] == scenario) & (truth["feature"] == feature)]
+            span = (float(true["x"].min()), float(true["x"].max())) if len(true) else None
+            for key in series:
+                curve = mine[(mine["method"] == key[0]) & (mine["learner"] == key[1])]
+                if len(curve):
+                    draw_curves(ax, curve, colour=colours[key], show=show, anchor=anchor,
+                                span=span)
+            drawn |= {e for e in wanted if draw_truth(ax, true, e, anchor=anchor, span=span)}
+            ax.set_title(f"{scenario}: {feature}")
+            ax.set_xlabel(feature)
+    anchored = {"mean": "centred at its mean over the grid", "first": "0 at its smallest x",
+                "none": "as estimated"}[anchor]
+    fig.supylabel(f"effect ({anchored})")
+    handles = [Line2D([], [], color=colours[key], label=_label(inputs, key)) for key in series]
     handles += [Line2D([], [], color=st.TRUTH, linestyle=TRUTH_STYLES[e], label=f"true {e}")
-                for e in CURVES if e in drawn]
-    st.legend_below(fig, handles, ncols=min(4, len(handles)))
+                for e in CURVE_TRUTHS if e in drawn]
+    st.legend_below(fig, handles, ncols=min(len(handles), max(1, int(style["width"] // 3.2))))
     st.save(fig, style, out_png, out_pdf)
 
 
-@figure("importance", methods=("importance",), truths=("importance",))
-def importance(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Path) -> None:
+@figure("importance_bars", methods=("importance",), truths=("importance",),
+        params={"kind": choice("bars", ("bars", "box"))})
+def importance_bars(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Path, *,
+                    kind: str) -> None:
+    """One panel per scenario: each feature's importance per method and learner, and the
+    true importances."""
     from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
 
     est = inputs.estimates("importance")
     truth = inputs.truth("importance")
-    series = sorted({(m, lrn) for m, lrn in zip(est["method"], est["learner"], strict=True)})
-    colours = _series_colours(series)
-    truths = [c for c in IMPORTANCE_TRUTHS if c in truth]
-    markers = dict(zip(truths, ("o", "s"), strict=False))
+    truth = truth[truth["estimand"].isin(list(IMPORTANCE_TRUTHS))]
+    series = _series(est)
+    colours = _colours(inputs, series)
+    width = 0.8 / max(1, len(series))
     ncols = min(2, len(inputs.scenarios))
     fig, style = st.new_figure(spec, rows=st.panel_rows(len(inputs.scenarios), ncols))
     for ax, scenario in zip(st.panel_grid(fig, len(inputs.scenarios), ncols),
@@ -124,23 +131,34 @@ def importance(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Path) -
         position = {f: i for i, f in enumerate(features)}
         for i, key in enumerate(series):
             rows = mine[(mine["method"] == key[0]) & (mine["learner"] == key[1])]
-            stats = rows.groupby("feature")["value"].agg(["mean", "std", "count"])
-            if stats.empty:
+            if rows.empty:
                 continue
-            x = np.array([position[f] for f in stats.index]) + st.dodge(i, len(series))
-            se = (stats["std"] / np.sqrt(stats["count"])).fillna(0.0)
-            ax.errorbar(x, stats["mean"], yerr=2 * se, fmt=".", color=colours[key])
-        true = truth[truth["scenario"] == scenario]
-        for column in truths:
-            ok = true["feature"].isin(position)
-            ax.scatter([position[f] for f in true.loc[ok, "feature"]], true.loc[ok, column],
-                       marker=markers[column], facecolors="none", edgecolors=st.TRUTH)
+            by = rows.groupby("feature")["value"]
+            x = np.array([position[f] for f in by.groups]) + st.dodge(i, len(series), 0.8)
+            if kind == "bars":
+                stats = by.agg(["mean", "std", "count"])
+                se = (stats["std"] / np.sqrt(stats["count"])).fillna(0.0)
+                ax.bar(x, stats["mean"], width=width, color=colours[key], alpha=0.8,
+                       yerr=2 * se, error_kw={"elinewidth": 0.8, "capsize": 2})
+            else:
+                box = ax.boxplot([g.to_numpy() for _, g in by], positions=x, widths=width,
+                                 patch_artist=True, showfliers=False,
+                                 medianprops={"color": "black"}, manage_ticks=False)
+                for patch in box["boxes"]:
+                    patch.set(facecolor=colours[key], alpha=0.6)
+        true = truth[(truth["scenario"] == scenario) & truth["feature"].isin(list(position))]
+        for estimand, g in true.groupby("estimand"):
+            ax.scatter([position[f] for f in g["feature"]], g["value"], zorder=3,
+                       marker=IMPORTANCE_TRUTHS[estimand][1], facecolors="none",
+                       edgecolors=st.TRUTH)
         ax.set_xticks(range(len(features)), features)
         ax.set_title(scenario)
-    fig.supylabel("importance (mean over repetitions, ± 2 SE)")
-    handles = [Line2D([], [], color=colours[key], marker=".", linestyle="",
-                      label=f"{key[0]}, {key[1]}") for key in series]
-    handles += [Line2D([], [], color=st.TRUTH, marker=markers[c], markerfacecolor="none",
-                       linestyle="", label=IMPORTANCE_TRUTHS[c]) for c in truths]
+    what = "mean over repetitions, ± 2 SE" if kind == "bars" else "over repetitions"
+    fig.supylabel(f"importance ({what})")
+    handles = [Patch(color=colours[key], label=_label(inputs, key)) for key in series]
+    handles += [Line2D([], [], color=st.TRUTH, marker=marker, markerfacecolor="none",
+                       linestyle="", label=label)
+                for e, (label, marker) in IMPORTANCE_TRUTHS.items()
+                if e in set(truth["estimand"])]
     st.legend_below(fig, handles, ncols=min(4, len(handles)))
     st.save(fig, style, out_png, out_pdf)

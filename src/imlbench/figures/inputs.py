@@ -22,14 +22,22 @@ class FigureInputs:
     ``paths`` maps ``estimates``, ``truth``, ``ranks``, ``summary``, ``data`` and
     ``truth_error_reps`` to Parquet files; ``methods`` maps each role to the study methods
     that fill it; ``scenarios`` are the figure's scenarios that run in this profile.
+    ``method_kinds`` and ``learner_kinds`` map the study's methods and learners to the
+    registered method or learner they are instances of, and ``estimands`` its methods to the
+    truth estimand they estimate (None: none), as their registrations declare.
     """
 
     def __init__(self, paths: Mapping[str, Sequence[Path]], methods: Mapping[str, str | list],
-                 scenarios: Sequence[str]) -> None:
+                 scenarios: Sequence[str], *, method_kinds: Mapping[str, str] | None = None,
+                 learner_kinds: Mapping[str, str] | None = None,
+                 estimands: Mapping[str, str | None] | None = None) -> None:
         self.paths = {k: [Path(p) for p in v] for k, v in paths.items()}
         self.roles = {role: [m] if isinstance(m, str) else list(m)
                       for role, m in methods.items()}
         self.scenarios = list(scenarios)
+        self.method_kinds = dict(method_kinds or {})
+        self.learner_kinds = dict(learner_kinds or {})
+        self.estimands = dict(estimands or {})
 
     def methods(self, *roles: str) -> dict[str, str]:
         """Study method -> role, for the given roles (default: all)."""

@@ -38,11 +38,13 @@ THEORY = {"color": "black", "linestyle": "--", "linewidth": 1.0}
 
 @dataclass(frozen=True)
 class Look:
-    """How one series is drawn and named."""
+    """How one series is drawn and named: its label, the letter that stands for it, its
+    colour and its marker where it is drawn as points."""
 
     label: str
     letter: str
     colour: str
+    marker: str = "o"
 
 
 LEARNERS: dict[str, Look] = {
@@ -56,9 +58,41 @@ LEARNERS: dict[str, Look] = {
 }
 
 
-def look(learner: str, looks: Mapping[str, Look] = LEARNERS) -> Look:
-    """The look of a learner's series (a grey default for learners without one)."""
-    return looks.get(learner, Look(learner, learner[:1], "#333333"))
+#: the methods' looks by registered method name, where a figure tells methods apart
+METHODS: dict[str, Look] = {
+    "pdp": Look("PD", "p", "#000000"),
+    "ice": Look("ICE", "i", "#555555"),
+    "ale": Look("ALE", "a", "#1b7837"),
+    "stratpd": Look("StratPD", "s", "#b2182b"),
+    "mplot": Look("M-plot", "m", "#e6ab02"),
+    "cs_pdp": Look("cs-PDP", "c", "#66a61e"),
+    "marginal_y": Look("marginal plot", "y", "#8c510a"),
+    "shap": Look("SHAP", "h", "#7b3294"),
+    "pfi": Look("PFI", "p", "#222222"),
+    "cpfi": Look("conditional PFI", "c", "#1b9e77"),
+    "conditional_pfi": Look("conditional PFI (sampler)", "k", "#d95f02"),
+    "oob_pfi": Look("out-of-bag PFI", "o", "#66a61e"),
+    "cvirf": Look("CVIRF", "v", "#a6761d"),
+}
+
+
+def look(learner: str, looks: Mapping[str, Look] = LEARNERS, kind: str | None = None) -> Look:
+    """The look of a learner's series: its own in ``looks``, else that of the registered
+    learner ``kind`` it is an instance of (a study's ``rf_weather`` is a random forest), else
+    a grey default."""
+    if learner in looks:
+        return looks[learner]
+    if kind in LEARNERS:
+        return LEARNERS[kind]
+    return Look(learner, learner[:1], "#333333")
+
+
+def method_look(method: str, kind: str | None = None) -> Look:
+    """The look of a study method's series: that of its registered method ``kind`` (in
+    :data:`METHODS`), named by the study's method; grey when the kind has none."""
+    known = METHODS.get(kind or method)
+    return Look(method, known.letter if known else method[:1],
+                known.colour if known else "#333333")
 
 
 def learner_order(names: Iterable[str], looks: Mapping[str, Look] = LEARNERS) -> list[str]:

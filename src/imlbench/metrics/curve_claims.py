@@ -33,12 +33,10 @@ caller of :func:`imlbench.metrics.claims.evaluate` tells.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import numpy as np
 import pandas as pd
 
-from imlbench.metrics.claims import Tables, claim_kind, claim_row, combos, select_rows
+from imlbench.metrics.claims import NoData, Tables, claim_kind, claim_row, estimates, per_combo
 from imlbench.params import choice, feature_name, flag, items, number, study_name, table, text
 from imlbench.stats import mean_and_se, t_multiplier
 
@@ -61,31 +59,22 @@ def _where(claim: dict, learner: str, method: str) -> str:
     return f"{claim['where']['scenario']}/{learner}/{method}"
 
 
-def _rows_of(table: pd.DataFrame, claim: dict, learner: str, method: str) -> pd.DataFrame:
-    """The rows of ``table`` of the claim's scenario, ``learner`` and ``method`` (empty when
-    the table holds no estimates)."""
-    if table.empty or "method" not in table:
-        return pd.DataFrame()
-    return select_rows(table, claim["where"]["scenario"], learner, method)
-
-
-def _curves(claim: dict, t: Tables, learner: str, method: str) -> tuple[pd.DataFrame, str]:
-    """The claim feature's curves of one method (columns rep, x, value; the mean over rows
-    for curves of rows), or an empty frame and why (empty: the method has no rows at all)."""
-    o = t.other
-    if o.empty or not {"scenario", "learner", "method", "feature", "x", "value"} <= set(o):
-        return pd.DataFrame(), ""
-    r = select_rows(o, claim["where"]["scenario"], learner, method)
-    if r.empty:
-        return r, ""
+def feature_curves(claim: dict, t: Tables, learner: str, method: str) -> pd.DataFrame | NoData:
+    """Selector (:func:`imlbench.metrics.claims.per_combo`): the curves of the claim's
+    ``feature`` of its scenario, ``learner`` and ``method`` in ``Tables.other`` (columns rep, x,
+    value; the mean over rows per x for curves of rows; missing values left out), or why there
+    are none (empty: the method has no rows at all)."""
+    r = estimates("other")(claim, t, learner, method)
+    if isinstance(r, NoData) or not {"feature", "x", "value"} <= set(r):
+        return NoData()
     c = r[r["feature"] == claim["feature"]].dropna(subset=["x", "value"])
     if c.empty:
         held = ", ".join(map(str, dict.fromkeys(r["feature"])))
-        return c, (f"the estimates of {_where(claim, learner, method)} hold no curve of "
-                   f"feature {claim['feature']} (they have: {held})")
+        return NoData(f"the estimates of {_where(claim, learner, method)} hold no curve of "
+                      f"feature {claim['feature']} (they have: {held})")
     if "rep" not in c:
         c = c.assign(rep=0)
-    return c.groupby(["rep", "x"], as_index=False)["value"].mean(), ""
+    return c.groupby(["rep", "x"], as_index=False)["value"].mean()
 
 
 def _slopes(curves: pd.DataFrame, lo: float, hi: float) -> pd.Series:
@@ -128,33 +117,25 @@ def compared(d: pd.Series, target: float, k: float, atol: float, compare: str
                           f"{len(d) - 1} df), SE = sd over reps / sqrt(reps)")
 
 
-def _no_data(claim: dict, learner: str, method: str, reason: str) -> dict:
-    return claim_row(claim, learner, method, "", "", None, reason)
+def compared_row(claim: dict, learner: str, method: str, d: pd.Series, what: str, *,
+                 value: float, compare: str, atol: float = 0.0, more: str = "") -> dict:
+    """The row of ``d`` (per repetition) against ``value`` as ``compare`` says
+    (:func:`compared`, with the claim's ``k``): "<what>: mean (SE, reps<more>)"."""
+    ok, se, tolerance = compared(d, value, claim["k"], atol, compare)
+    return claim_row(claim, learner, method,
+                     f"{what}: {d.mean():.4g} (SE {se:.3g}, {len(d)} reps{more})", tolerance, ok)
 
 
-def _per_combo(claim: dict, t: Tables,
-               fn: Callable[[dict, pd.DataFrame, str, str], dict]) -> list[dict]:
-    """``fn(claim, curves, learner, method)`` for every (learner, method) of the claim whose
-    curves of the claim's feature exist, else a row without data."""
-    rows = []
-    for learner, method in combos(claim["where"]):
-        curves, why = _curves(claim, t, learner, method)
-        rows.append(_no_data(claim, learner, method, why) if curves.empty
-                    else fn(claim, curves, learner, method))
-    return rows
-
-
-def _per_rows(claim: dict, table: pd.DataFrame,
-              fn: Callable[[dict, pd.DataFrame, str, str], dict]) -> list[dict]:
-    """``fn(claim, rows, learner, method)`` for every (learner, method) of the claim with rows
-    of the claim's scenario in ``table``, else a row without data (the caller of
-    :func:`imlbench.metrics.claims.evaluate` says why)."""
-    rows = []
-    for learner, method in combos(claim["where"]):
-        r = _rows_of(table, claim, learner, method)
-        rows.append(_no_data(claim, learner, method, "") if r.empty
-                    else fn(claim, r, learner, method))
-    return rows
+def _claimed_row(claim: dict, curves: pd.DataFrame, learner: str, method: str, d: pd.Series,
+                 bad: str, of: str, what: str, more: str = "") -> dict | NoData:
+    """The row of ``d`` (per repetition, from ``curves``) against the claim's ``value`` as its
+    ``compare`` says, widened by its ``atol``; without data when the claim is ``bad`` (why) or
+    ``d`` has fewer than 2 repetitions (those with ``of``)."""
+    why = bad or _few_reps(d, of, curves, _where(claim, learner, method))
+    if why:
+        return NoData(why)
+    return compared_row(claim, learner, method, d, what, value=claim["value"],
+                        compare=claim["compare"], atol=claim["atol"], more=more)
 
 
 def _bad_range(claim: dict, lo: float, hi: float, inner: float | None = None) -> str:
@@ -174,22 +155,15 @@ def curve_slope(claim: dict, t: Tables) -> list[dict]:
     SE = sd of the slopes over the R repetitions / sqrt(R), t' the Student-t quantile with
     R - 1 df at Phi(k)."""
     lo, hi = claim["range"]
-    k, atol, value = claim["k"], claim["atol"], claim["value"]
 
-    def one(claim: dict, curves: pd.DataFrame, learner: str, method: str) -> dict:
-        why = _bad_range(claim, lo, hi)
+    def one(claim: dict, curves: pd.DataFrame, learner: str, method: str) -> dict | NoData:
         s = _slopes(curves, lo, hi)
-        why = why or _few_reps(s, f"2 grid points in [{lo:g}, {hi:g}]", curves,
-                               _where(claim, learner, method))
-        if why:
-            return _no_data(claim, learner, method, why)
-        ok, se, tol = compared(s, value, k, atol, claim["compare"])
-        return claim_row(
-            claim, learner, method,
-            f"slope of {claim['feature']} on [{lo:g}, {hi:g}]: {s.mean():.4g} (SE {se:.3g}, "
-            f"{len(s)} reps, from {s.min():.4g} to {s.max():.4g})", tol, ok)
+        return _claimed_row(claim, curves, learner, method, s, _bad_range(claim, lo, hi),
+                            f"2 grid points in [{lo:g}, {hi:g}]",
+                            f"slope of {claim['feature']} on [{lo:g}, {hi:g}]",
+                            f", from {s.min():.4g} to {s.max():.4g}")
 
-    return _per_combo(claim, t, one)
+    return per_combo(claim, t, feature_curves, one)
 
 
 @claim_kind("curve_kink", params={"feature": feature_name(), "at": number(), "range": RANGE,
@@ -201,22 +175,16 @@ def curve_kink(claim: dict, t: Tables) -> list[dict]:
     value), one-sided; SE = sd of d over the R repetitions / sqrt(R), t' the Student-t
     quantile with R - 1 df at Phi(k)."""
     lo, hi = claim["range"]
-    at, k, atol, value = claim["at"], claim["k"], claim["atol"], claim["value"]
+    at = claim["at"]
 
-    def one(claim: dict, curves: pd.DataFrame, learner: str, method: str) -> dict:
-        why = _bad_range(claim, lo, hi, at)
+    def one(claim: dict, curves: pd.DataFrame, learner: str, method: str) -> dict | NoData:
         d = (_slopes(curves, at, hi) - _slopes(curves, lo, at)).dropna()
-        why = why or _few_reps(d, f"2 grid points on each side of {at:g}", curves,
-                               _where(claim, learner, method))
-        if why:
-            return _no_data(claim, learner, method, why)
-        ok, se, tol = compared(d, value, k, atol, claim["compare"])
-        return claim_row(
-            claim, learner, method,
-            f"slope change of {claim['feature']} at {at:g} ([{lo:g}, {at:g}] to [{at:g}, "
-            f"{hi:g}]): {d.mean():.4g} (SE {se:.3g}, {len(d)} reps)", tol, ok)
+        return _claimed_row(claim, curves, learner, method, d, _bad_range(claim, lo, hi, at),
+                            f"2 grid points on each side of {at:g}",
+                            f"slope change of {claim['feature']} at {at:g} ([{lo:g}, {at:g}] "
+                            f"to [{at:g}, {hi:g}])")
 
-    return _per_combo(claim, t, one)
+    return per_combo(claim, t, feature_curves, one)
 
 
 def _level(key: object) -> float | None:
@@ -240,14 +208,14 @@ def curve_levels(claim: dict, t: Tables) -> list[dict]:
     k, atol, ref = claim["k"], claim["atol"], claim["reference"]
     wanted = {key: _level(key) for key in claim["values"]}
 
-    def one(claim: dict, curves: pd.DataFrame, learner: str, method: str) -> dict:
+    def one(claim: dict, curves: pd.DataFrame, learner: str, method: str) -> dict | NoData:
         held = np.unique(curves["x"].to_numpy(float))
         named = ", ".join(f"{x:g}" for x in held)
         where = _where(claim, learner, method)
         bad = [str(key) for key, x in (*wanted.items(), ("reference", ref))
                if x is None or not np.isclose(held, x).any()]
         if bad:
-            return _no_data(claim, learner, method, f"the curves of {claim['feature']} of "
+            return NoData(f"the curves of {claim['feature']} of "
                             f"{where} hold no level {', '.join(bad)} (they hold: {named})")
         wide = curves.assign(level=curves["x"]).pivot_table(index="rep", columns="level",
                                                             values="value")
@@ -257,7 +225,7 @@ def curve_levels(claim: dict, t: Tables) -> list[dict]:
         for key, x in wanted.items():
             d = (wide[at[x]] - wide[at[ref]]).dropna()
             if len(d) < 2:
-                return _no_data(claim, learner, method, _few_reps(
+                return NoData(_few_reps(
                     d, f"levels {key} and {ref:g}", curves, where))
             ok, se, tol = compared(d, float(claim["values"][key]), k, atol, claim["compare"])
             parts.append(f"{key}: {d.mean():.4g} (SE {se:.3g})")
@@ -269,7 +237,7 @@ def curve_levels(claim: dict, t: Tables) -> list[dict]:
             + f" ({min(reps)} reps or more)",
             f"per level, of its difference d: {tol} (df: the level's reps - 1)", all(oks))
 
-    return _per_combo(claim, t, one)
+    return per_combo(claim, t, feature_curves, one)
 
 
 @claim_kind("missing_at_max", params={"feature": feature_name(), "max": number()})
@@ -288,7 +256,7 @@ def missing_at_max(claim: dict, t: Tables) -> list[dict]:
             f"{largest.max():.4g}; {int(at_max.sum())} of {len(largest)} reps reach {top:g}",
             f"largest x < {top:g} in every repetition (exact)", not bool(at_max.any()))
 
-    return _per_combo(claim, t, one)
+    return per_combo(claim, t, feature_curves, one)
 
 
 @claim_kind("growth_exponent", params={"column": text("seconds"), "range": RANGE,
@@ -302,16 +270,16 @@ def growth_exponent(claim: dict, t: Tables) -> list[dict]:
     lo, hi = claim["range"]
     k, atol, col, feature = claim["k"], claim["atol"], claim["column"], claim["feature"]
 
-    def one(claim: dict, r: pd.DataFrame, learner: str, method: str) -> dict:
+    def one(claim: dict, r: pd.DataFrame, learner: str, method: str) -> dict | NoData:
         where = _where(claim, learner, method)
         if not {"n", col} <= set(r):
-            return _no_data(claim, learner, method, f"the estimates of {where} have no column "
+            return NoData(f"the estimates of {where} have no column "
                             f"{'n' if 'n' not in r else col} (columns: {', '.join(r.columns)})")
         if feature is not None:
             r = r[r["feature"] == feature] if "feature" in r else r.iloc[:0]
         r = r[(r["n"] > 0) & (r[col] > 0)].dropna(subset=["n", col])
         if len(r) < 3 or r["n"].nunique() < 2:
-            return _no_data(claim, learner, method, f"a log-log slope with an SE needs 3 rows "
+            return NoData(f"a log-log slope with an SE needs 3 rows "
                             f"with positive n and {col} at 2 sizes or more; {where}"
                             f"{f' feature {feature}' if feature else ''} has {len(r)} rows at "
                             f"{r['n'].nunique()} sizes")
@@ -329,7 +297,7 @@ def growth_exponent(claim: dict, t: Tables) -> list[dict]:
             f"(t({k:g}) = {tk:.3g}: the t quantile at Phi({k:g}), {len(x) - 2} df), SE of the "
             f"least-squares slope", bool(ok))
 
-    return _per_rows(claim, t.other, one)
+    return per_combo(claim, t, "other", one)
 
 
 def anchored_errors(rep: pd.DataFrame, at: float | None) -> tuple[np.ndarray, float]:
@@ -357,16 +325,19 @@ def curve_error(claim: dict, t: Tables) -> list[dict]:
     Holds when mean + t' SE < ``max`` (one-sided), SE = sd over the R repetitions /
     sqrt(R), t' the Student-t quantile with R - 1 df at Phi(k). Both measures are reported."""
     k, bound, at = claim["k"], claim["max"], claim["at"]
-    rows = []
-    for learner, method in combos(claim["where"]):
-        r = _rows_of(t.truth_error_reps, claim, learner, method)
-        if len(r):
+
+    def compared_curve(claim: dict, t: Tables, learner: str, method: str
+                       ) -> pd.DataFrame | NoData:
+        r = estimates("truth_error_reps")(claim, t, learner, method)
+        if not isinstance(r, NoData):
             r = r[(r["anchor"] == "none") & (r["feature"] == claim["feature"])]
-        if r.empty:
-            rows.append(_no_data(claim, learner, method, "" if t.truth_error_reps.empty else (
+        if isinstance(r, NoData) or r.empty:
+            return NoData("" if t.truth_error_reps.empty else (
                 f"metrics/truth_error_reps.parquet holds no curve of {claim['feature']} of "
-                f"{_where(claim, learner, method)} compared with a truth")))
-            continue
+                f"{_where(claim, learner, method)} compared with a truth"))
+        return r
+
+    def one(claim: dict, r: pd.DataFrame, learner: str, method: str) -> dict | NoData:
         stats = {"rms": [], "sup": []}
         for _, rep in r.groupby("rep"):
             e, span = anchored_errors(rep, at)
@@ -375,19 +346,19 @@ def curve_error(claim: dict, t: Tables) -> list[dict]:
             stats["sup"].append(float(np.abs(e).max()) / scale)
         d = pd.Series(stats[claim["measure"]])
         if len(d) < 2:
-            rows.append(_no_data(claim, learner, method, _few_reps(
-                d, "a curve", r, _where(claim, learner, method))))
-            continue
+            return NoData(_few_reps(
+                d, "a curve", r, _where(claim, learner, method)))
         ok, se, tol = compared(d, bound, k, 0.0, "below")
         unit = " of the truth's range" if claim["relative"] else ""
         rms, sup = np.mean(stats["rms"]), np.mean(stats["sup"])
-        rows.append(claim_row(
+        return claim_row(
             claim, learner, method,
             f"{claim['measure']} error of {claim['feature']}{unit}: {d.mean():.3g} (SE "
             f"{se:.3g}, {len(d)} reps; RMS {rms:.3g}, sup {sup:.3g}), anchored at "
             f"{'the smallest x' if at is None else f'x = {at:g}'}",
-            f"{claim['measure']} error: {tol}", ok))
-    return rows
+            f"{claim['measure']} error: {tol}", ok)
+
+    return per_combo(claim, t, compared_curve, one)
 
 
 @claim_kind("published_value", params={"metric": text(), "value": number(), **TOLERANCE})
@@ -399,14 +370,14 @@ def published_value(claim: dict, t: Tables) -> list[dict]:
     R - 1 df at Phi(k))."""
     k, atol, value, metric = claim["k"], claim["atol"], claim["value"], claim["metric"]
 
-    def one(claim: dict, r: pd.DataFrame, learner: str, method: str) -> dict:
+    def one(claim: dict, r: pd.DataFrame, learner: str, method: str) -> dict | NoData:
         held = r["metric"] if "metric" in r else pd.Series(dtype=str)
         v = r.loc[held == metric, "value"].dropna()
         if len(v) < 2:
-            return _no_data(claim, learner, method, (
+            return NoData(
                 f"a prediction interval needs metric {metric} in 2 repetitions or more; "
                 f"{_where(claim, learner, method)} has it in {len(v)} (metrics: "
-                f"{', '.join(map(str, held.unique()))})"))
+                f"{', '.join(map(str, held.unique()))})")
         sd = float(v.std())
         tk = float(t_multiplier(k, len(v) - 1))
         allowed = tk * sd * np.sqrt(1 + 1 / len(v)) + atol
@@ -418,7 +389,7 @@ def published_value(claim: dict, t: Tables) -> list[dict]:
             f"(t({k:g}) = {tk:.3g}: the t quantile at Phi({k:g}), {len(v) - 1} df; the "
             f"prediction interval of one run)", bool(abs(v.mean() - value) <= allowed))
 
-    return _per_rows(claim, t.other, one)
+    return per_combo(claim, t, "other", one)
 
 
 @claim_kind("curve_gap", params={
@@ -435,11 +406,11 @@ def curve_gap(claim: dict, t: Tables) -> list[dict]:
     at Phi(k)."""
     k, atol, value, than = claim["k"], claim["atol"], claim["value"], claim["than"]
 
-    def one(claim: dict, curves: pd.DataFrame, learner: str, method: str) -> dict:
-        other, why = _curves(claim, t, learner, than)
+    def one(claim: dict, curves: pd.DataFrame, learner: str, method: str) -> dict | NoData:
+        other = feature_curves(claim, t, learner, than)
         where = _where(claim, learner, method)
-        if other.empty:
-            return _no_data(claim, learner, method, why or (
+        if isinstance(other, NoData):
+            return NoData(other.reason or (
                 f"no estimates of {_where(claim, learner, than)} to compare {where} with"))
         both = curves.merge(other, on=["rep", "x"], suffixes=("", "_than"))
         stat = {}
@@ -452,7 +423,7 @@ def curve_gap(claim: dict, t: Tables) -> list[dict]:
         d = pd.Series(stat, dtype=float)
         why = _few_reps(d, f"points shared with {than}", curves, where)
         if why:
-            return _no_data(claim, learner, method, why)
+            return NoData(why)
         ok, se, tol = compared(d, value, k, atol, claim["compare"])
         unit = f" of the range of {than}" if claim["relative"] else ""
         return claim_row(
@@ -460,4 +431,4 @@ def curve_gap(claim: dict, t: Tables) -> list[dict]:
             f"{claim['measure']} gap of {claim['feature']} to {than}{unit}: {d.mean():.3g} "
             f"(SE {se:.3g}, {len(d)} reps, largest {d.max():.3g})", tol, ok)
 
-    return _per_combo(claim, t, one)
+    return per_combo(claim, t, feature_curves, one)

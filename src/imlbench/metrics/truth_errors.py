@@ -1,7 +1,9 @@
 """Estimates compared with their truths, for every study, and the claim kinds over them.
 
-The summaries stage compares every estimate whose method estimates an estimand that a truth
-table of its scenario holds (:data:`ESTIMANDS`, :data:`TRUTH_TABLES`) and writes
+The summaries stage compares every estimate whose method estimates an estimand (declared where
+the method is registered: :func:`imlbench.explain.api.estimand_of`) that a truth table of its
+scenario holds (every truth table has the one shape of :mod:`imlbench.explain.estimands`) and
+writes
 
 * ``metrics/truth_error_reps.parquet``: one row per repetition and point (scenario, learner,
   method, rep, feature, x, estimand, anchor, estimate, truth, truth_se, error = estimate -
@@ -11,8 +13,8 @@ table of its scenario holds (:data:`ESTIMANDS`, :data:`TRUTH_TABLES`) and writes
   the mean estimate, ``bias = mean - truth``, ``se`` the standard error of the mean error
   (standard deviation over repetitions / sqrt(reps); NaN with one repetition), ``rmse`` the
   root of the mean squared error over repetitions and ``truth_se`` the truth's own Monte Carlo
-  standard error where its table has one (column ``se``, or ``<estimand>_se`` of an
-  importance table; interpolated like the truth, before anchoring), else 0.
+  standard error (column ``se`` of the truth: 0 when exact; interpolated like the truth,
+  before anchoring).
 
 Importances have one point per feature (``x`` NaN). Effect curves are compared at the
 estimate's grid points: the truth is interpolated linearly onto them, and points outside the
@@ -32,103 +34,39 @@ Claim kinds (parameters are typed, see :func:`imlbench.metrics.claims.claim_kind
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 
 from imlbench.config import Study
 from imlbench.explain.api import METHODS
-from imlbench.metrics.claims import Tables, claim_kind, claim_row, combos, select_rows
-from imlbench.params import choice, feature_names, number, study_name, with_defaults
+from imlbench.explain.api import estimand_of as registered_estimand
+from imlbench.explain.estimands import TRUTH_COLUMNS, held_by
+from imlbench.metrics.claims import (
+    NoData,
+    Tables,
+    claim_kind,
+    claim_row,
+    paired,
+    per_combo,
+    select_rows,
+)
+from imlbench.params import choice, feature_names, number, study_name
 from imlbench.stats import mean_and_se, t_multiplier
 
 KEYS = ["scenario", "learner", "method"]
 ANCHORS = ("mean", "none")
-#: the columns of the long truth frame every truth table is turned into, and the defaults of
-#: those a table may lack (``row`` -1: not a curve of one reference row; ``se`` 0: exact)
-TRUTH_COLUMNS = ["estimand", "feature", "row", "x", "value", "se"]
-TRUTH_DEFAULTS = {"row": -1, "se": 0.0}
 REP_COLUMNS = [*KEYS, "rep", "feature", "x", "estimand", "anchor", "estimate", "truth",
                "truth_se", "error"]
 COLUMNS = [*KEYS, "feature", "x", "estimand", "anchor", "truth", "truth_se", "mean", "bias",
            "se", "rmse", "reps"]
 
 
-def _pfi_like(estimand: str) -> Callable[[Mapping], str | None]:
-    """The truth importances are squared-loss differences of single features."""
-    def of(p: Mapping) -> str | None:
-        plain = (p.get("loss") == "squared" and p.get("contrast") == "difference"
-                 and not p.get("groups"))
-        return estimand if plain else None
-    return of
-
-
-def _sampler_pfi(p: Mapping) -> str | None:
-    """PFI with a sampler: marginal with ``permutation``, else the conditional one."""
-    return _pfi_like("pfi_marginal" if p["sampler"] == "permutation" else "pfi_conditional")(p)
-
-
-def _ice(p: Mapping) -> str | None:
-    """Plain ICE: of the reference rows, their true curves; of data rows, the mean is a PD."""
-    if p["curve"] != "plain":
-        return None
-    return "ice" if p["rows"] == "reference" else "pd"
-
-
-#: the truth estimand a registered method estimates, as a function of its parameters (every
-#: default filled); None: not with these parameters
-ESTIMANDS: dict[str, Callable[[Mapping], str | None]] = {
-    "pdp": lambda p: "pd",
-    "ice": _ice,
-    "ale": lambda p: "ale",
-    "stratpd": lambda p: "ale",  # its idealised PD is the ALE (Parr & Wilson eq. 1)
-    "mplot": lambda p: "conditional",
-    "pfi": _pfi_like("pfi_marginal"),
-    "cpfi": _pfi_like("pfi_conditional"),
-    "conditional_pfi": _sampler_pfi,
-}
-
-
-def _effects(t: pd.DataFrame) -> pd.DataFrame:
-    return t.rename(columns={"kind": "estimand"})
-
-
-def _curves(estimand: str | None = None) -> Callable[[pd.DataFrame], pd.DataFrame]:
-    def of(t: pd.DataFrame) -> pd.DataFrame:
-        return t.assign(**({"estimand": estimand} if estimand else {}))
-    return of
-
-
-def _importance(t: pd.DataFrame) -> pd.DataFrame:
-    """Columns marginal and conditional (either may be absent), with their ``<name>_se``."""
-    frames = [pd.DataFrame({"feature": t["feature"], "estimand": kind, "value": t[kind],
-                            "se": t.get(f"{kind}_se", 0.0)})
-              for kind in ("marginal", "conditional") if kind in t.columns]
-    return _importances(pd.concat(frames, ignore_index=True))
-
-
-def _importances(t: pd.DataFrame) -> pd.DataFrame:
-    return t.assign(estimand="pfi_" + t["estimand"], x=np.nan)
-
-
-#: the truth tables by name: the estimands they may hold, and how they become the long frame
-TRUTH_TABLES: dict[str, tuple[tuple[str, ...], Callable[[pd.DataFrame], pd.DataFrame]]] = {
-    "effects": (("pd", "conditional", "ale", "ice"), _effects),
-    "effect_curves": (("pd", "conditional", "ale"), _curves()),
-    "dgp_pd": (("pd",), _curves("pd")),
-    "importance": (("pfi_marginal", "pfi_conditional"), _importance),
-    "pfi_x1": (("pfi_marginal", "pfi_conditional"), _importances),
-}
-
-
 def estimand_of(study: Study, method: str) -> str | None:
-    """The truth estimand of the study's method instance ``method`` (None: it has none)."""
-    registered = study.methods[method]["method"]
-    if registered not in ESTIMANDS:
-        return None
-    return ESTIMANDS[registered](with_defaults(METHODS.get(registered).params,
-                                               study.method_params(method)))
+    """The truth estimand of the study's method instance ``method`` (None: it has none), as its
+    registered method declares it (:func:`imlbench.explain.api.estimand_of`)."""
+    return registered_estimand(study.methods[method]["method"], study.method_params(method))
 
 
 def why_not_compared(study: Study, method: str, scenario: str, tables: Sequence[str]
@@ -136,29 +74,28 @@ def why_not_compared(study: Study, method: str, scenario: str, tables: Sequence[
     """Why ``method`` has no truth errors in ``scenario``, whose truth tables are ``tables``
     (None: it is compared)."""
     registered = study.methods[method]["method"]
-    if registered not in ESTIMANDS:
+    if METHODS.get(registered).estimand is None:
+        compared = [m for m in METHODS.names(study.name) if METHODS.get(m).estimand is not None]
         return (f"method {method} ({registered}) is compared with no truth; compared: "
-                f"{', '.join(ESTIMANDS)}")
+                f"{', '.join(compared)}")
     estimand = estimand_of(study, method)
     if estimand is None:
         return (f"method {method} ({registered}) estimates no truth estimand with its "
                 f"parameters (PFI: loss squared, contrast difference, no groups; ICE: curve "
                 f"plain)")
-    if not any(estimand in TRUTH_TABLES[t][0] for t in tables if t in TRUTH_TABLES):
+    if estimand not in held_by(tables):
         return (f"scenario {scenario} has no truth of estimand {estimand} (truth tables: "
                 f"{', '.join(tables) or 'none'})")
     return None
 
 
 def long_truths(truths: Mapping[tuple[str, str], pd.DataFrame]) -> dict[str, pd.DataFrame]:
-    """Every truth table by (scenario, table name) as one long frame per scenario (columns
-    :data:`TRUTH_COLUMNS`); tables of other names are left out."""
+    """Every truth table by (scenario, table name) as one frame per scenario: the tables, in
+    the one shape of :mod:`imlbench.explain.estimands`, one below the other (columns
+    :data:`TRUTH_COLUMNS`)."""
     frames: dict[str, list[pd.DataFrame]] = {}
-    for (scenario, name), t in truths.items():
-        if name in TRUTH_TABLES:
-            long = TRUTH_TABLES[name][1](t)
-            long = long.assign(**{c: v for c, v in TRUTH_DEFAULTS.items() if c not in long})
-            frames.setdefault(scenario, []).append(long[TRUTH_COLUMNS])
+    for (scenario, _), t in truths.items():
+        frames.setdefault(scenario, []).append(t[list(TRUTH_COLUMNS)])
     return {sc: pd.concat(f, ignore_index=True) for sc, f in frames.items()}
 
 
@@ -256,7 +193,7 @@ SELECT = {"features": feature_names(), "anchor": choice("mean", ANCHORS)}
 KINDS = ("matches_truth", "closer_to_truth")
 
 
-def _select(table: pd.DataFrame, claim: dict, learner: str, method: str) -> pd.DataFrame:
+def _compared(table: pd.DataFrame, claim: dict, learner: str, method: str) -> pd.DataFrame:
     """The rows of a truth-error table a claim compares: its scenario, learner and method,
     features and anchoring (importances have none)."""
     if table.empty:
@@ -265,6 +202,21 @@ def _select(table: pd.DataFrame, claim: dict, learner: str, method: str) -> pd.D
     if claim["features"]:
         r = r[r["feature"].isin(claim["features"])]
     return r[(r["anchor"] == claim["anchor"]) | r["x"].isna()]
+
+
+def _points(claim: dict, t: Tables, learner: str, method: str) -> pd.DataFrame | NoData:
+    """Selector (:func:`imlbench.metrics.claims.per_combo`): the claim's rows of
+    ``truth_errors`` (per point over the repetitions), or why there are none
+    (:func:`_missing`)."""
+    r = _compared(t.truth_errors, claim, learner, method)
+    return NoData(_missing(t.truth_errors, claim, learner, method)) if r.empty else r
+
+
+def _per_rep(claim: dict, t: Tables, learner: str, method: str) -> pd.DataFrame | NoData:
+    """Selector: the claim's rows of ``truth_error_reps`` (per repetition); none: the caller
+    of :func:`imlbench.metrics.claims.evaluate` says why."""
+    r = _compared(t.truth_error_reps, claim, learner, method)
+    return NoData() if r.empty else r
 
 
 def _missing(table: pd.DataFrame, claim: dict, learner: str, method: str) -> str:
@@ -290,25 +242,17 @@ def matches_truth(claim: dict, t: Tables) -> list[dict]:
     t_multiplier`), as the SE is estimated from the repetitions. Needs two repetitions or more
     at every point."""
     k, atol = claim["k"], claim["atol"]
-    rows = []
-    for learner, method in combos(claim["where"]):
-        r = _select(t.truth_errors, claim, learner, method)
-        if r.empty:
-            rows.append(claim_row(claim, learner, method, "", "", None,
-                                  _missing(t.truth_errors, claim, learner, method)))
-            continue
+
+    def one(claim: dict, r: pd.DataFrame, learner: str, method: str) -> dict | NoData:
         if (r["reps"] < 2).any():
-            rows.append(claim_row(claim, learner, method, "", "", None,
-                                  f"an SE needs 2 repetitions or more; {r['reps'].min()} at "
-                                  f"some point of {claim['where']['scenario']}/{learner}/"
-                                  f"{method}"))
-            continue
+            return NoData(f"an SE needs 2 repetitions or more; {r['reps'].min()} at some point "
+                          f"of {claim['where']['scenario']}/{learner}/{method}")
         se = np.sqrt(r["se"] ** 2 + r["truth_se"] ** 2)
         allowed = t_multiplier(k, r["reps"] - 1) * se + atol
         excess = r["bias"].abs() - allowed
         w = r.loc[excess.idxmax()]
         at = w["feature"] if np.isnan(w["x"]) else f"{w['feature']} x={w['x']:.3g}"
-        rows.append(claim_row(
+        return claim_row(
             claim, learner, method,
             f"largest |bias| relative to its tolerance: {abs(w['bias']):.4g} at {at} (SE "
             f"{se[excess.idxmax()]:.3g}, truth {w['truth']:.4g}); {len(r)} points, "
@@ -317,8 +261,9 @@ def matches_truth(claim: dict, t: Tables) -> list[dict]:
             f"Phi({k:g}), {int(r['reps'].min()) - 1} df), SE = sqrt((sd over reps)^2 / reps "
             f"+ truth SE^2)",
             bool((excess <= 0).all()),
-        ))
-    return rows
+        )
+
+    return per_combo(claim, t, _points, one)
 
 
 def _mse_by_rep(reps: pd.DataFrame) -> pd.Series:
@@ -334,28 +279,23 @@ def closer_to_truth(claim: dict, t: Tables) -> list[dict]:
     the method's points; reproduced when mean(d) + z' SE(d) < 0, SE(d) = sd(d) / sqrt(reps),
     z' the Student-t quantile with reps - 1 degrees of freedom at the normal probability of z."""
     z, than = claim["z"], claim["than"]
-    rows = []
-    for learner, method in combos(claim["where"]):
-        a = _select(t.truth_error_reps, claim, learner, method)
-        b = _select(t.truth_error_reps, claim, learner, than)
-        if a.empty or b.empty:
-            rows.append(claim_row(claim, learner, method, "", "", None))
-            continue
-        mse_a, mse_b = _mse_by_rep(a), _mse_by_rep(b)
+
+    def one(claim: dict, ab: tuple[pd.DataFrame, pd.DataFrame], learner: str, method: str
+            ) -> dict | NoData:
+        mse_a, mse_b = map(_mse_by_rep, ab)
         d = (mse_a - mse_b).dropna()
         if len(d) < 2:
-            rows.append(claim_row(claim, learner, method, "", "", None,
-                                  f"a paired comparison needs 2 common repetitions or more; "
-                                  f"{method} and {than} share {len(d)}"))
-            continue
+            return NoData(f"a paired comparison needs 2 common repetitions or more; {method} "
+                          f"and {than} share {len(d)}")
         se = mean_and_se(d)[1]
         rmse_a, rmse_b = np.sqrt(mse_a[d.index].mean()), np.sqrt(mse_b[d.index].mean())
-        rows.append(claim_row(
+        return claim_row(
             claim, learner, method,
             f"RMSE {method} {rmse_a:.4g} vs {than} {rmse_b:.4g} (mean MSE difference "
             f"{d.mean():.3g}, SE {se:.3g}, {len(d)} paired reps)",
             f"MSE difference + t({z:g}) SE < 0 (t({z:g}): the t quantile at Phi({z:g}), "
             f"{len(d) - 1} df), SE = sd of the paired differences / sqrt(reps)",
             bool(d.mean() + t_multiplier(z, len(d) - 1) * se < 0),
-        ))
-    return rows
+        )
+
+    return per_combo(claim, t, paired(_per_rep, "than"), one)

@@ -1,9 +1,13 @@
 """Ground-truth estimands of the DGPs, by DGP name.
 
-``TRUTHS.get(dgp).compute(dgp, fixed_rng) -> {estimand: DataFrame}`` computes them from the
-known f and joint law alone (closed forms, quadrature and Monte Carlo), never from the
+``TRUTHS.get(dgp).compute(dgp, fixed_rng) -> {table name: DataFrame}`` computes them from
+the known f and joint law alone (closed forms, quadrature and Monte Carlo), never from the
 estimators they check; ``TRUTHS.get(dgp).estimands`` names the tables, known before any job
-runs. The generic truths are registered in :mod:`imlbench.truth.effects` (the feature-effect
+runs. Every table has the one long shape of :mod:`imlbench.explain.estimands` (columns
+estimand, feature, row, x, value, se, lo, hi; build it with :func:`truth_frame`) and is named
+after the estimands it holds: ``effects`` (curves: pd, conditional, ale, ice,
+interventional) or ``importance`` (pfi_marginal, pfi_conditional and their ratios). The
+generic truths are registered in :mod:`imlbench.truth.effects` (the feature-effect
 examples) and :mod:`imlbench.truth.formula` (every formula DGP); a study registers those of
 its own DGPs in its package.
 """
@@ -17,7 +21,10 @@ import numpy as np
 import pandas as pd
 
 from imlbench.dgp.base import DGP
+from imlbench.explain.estimands import TABLES, one_shape, truth_frame
 from imlbench.registry import Registry
+
+__all__ = ["TRUTHS", "Compute", "FixedRng", "TruthSpec", "estimands", "truth", "truth_frame"]
 
 FixedRng = Callable[[str], np.random.Generator]
 Compute = Callable[[DGP, FixedRng], dict[str, pd.DataFrame]]
@@ -30,13 +37,35 @@ class TruthSpec:
     compute: Compute
     estimands: tuple[str, ...]
 
+    def tables(self, dgp: DGP, fixed_rng: FixedRng) -> dict[str, pd.DataFrame]:
+        """``compute``'s tables, each checked to have the one shape and the estimands of its
+        name (a ValueError otherwise)."""
+        out = self.compute(dgp, fixed_rng)
+        if set(out) != set(self.estimands):
+            raise ValueError(f"truth of {type(dgp).__name__}: tables {', '.join(out)}, "
+                             f"registered as {', '.join(self.estimands)}")
+        checked = {}
+        for name, table in out.items():
+            table = one_shape(table, f"truth table {name} of {type(dgp).__name__}")
+            wrong = set(table["estimand"]) - set(TABLES[name])
+            if wrong:
+                raise ValueError(f"truth table {name} of {type(dgp).__name__} holds estimands "
+                                 f"{', '.join(sorted(wrong))}; allowed: {', '.join(TABLES[name])}")
+            checked[name] = table
+        return checked
+
 
 TRUTHS: Registry[TruthSpec] = Registry("truth", providers=("imlbench.truth.effects",
                                                              "imlbench.truth.formula"))
 
 
 def truth(dgp: str, estimands: Sequence[str]) -> Callable[[Compute], Compute]:
-    """Register ``compute`` as the truths of the DGP registered as ``dgp``."""
+    """Register ``compute`` as the truths of the DGP registered as ``dgp``; ``estimands`` names
+    its tables (keys of :data:`imlbench.explain.estimands.TABLES`)."""
+    unknown = set(estimands) - set(TABLES)
+    if unknown:
+        raise ValueError(f"truth of {dgp}: unknown table(s) {', '.join(sorted(unknown))}; "
+                         f"allowed: {', '.join(TABLES)}")
 
     def decorator(compute: Compute) -> Compute:
         TRUTHS.register(dgp, module=compute.__module__)(TruthSpec(compute, tuple(estimands)))

@@ -22,7 +22,7 @@ import pandas as pd
 
 from imlbench.dgp.base import DGP
 from imlbench.dgp.effect_examples import AleBookCh6, AleBookCh7, StratpdSynthetic, StratpdWeight
-from imlbench.truth import truth
+from imlbench.truth import truth, truth_frame
 
 Curve = Callable[[np.ndarray], np.ndarray]
 EFFECT_ESTIMANDS = ("pd", "conditional", "ale")
@@ -151,7 +151,8 @@ def effect_curves_table(
     dgp: DGP, fixed_rng: Callable[[str], np.random.Generator], size: int = 101
 ) -> dict[str, pd.DataFrame]:
     """Every closed-form curve of ``dgp`` on ``size`` points spanning each feature's central
-    99% (quantiles of 100,000 draws from the DGP): columns estimand, feature, x, value."""
+    99% (quantiles of 100,000 draws from the DGP): the ``effects`` table (the one shape of
+    :mod:`imlbench.explain.estimands`; exact, so ``se`` 0)."""
     case = _CASES[type(dgp)]
     X = dgp.sample_features(100_000, fixed_rng("effect_curve_range"))
     frames = []
@@ -159,10 +160,9 @@ def effect_curves_table(
         x = X[:, dgp.feature_names.index(feature)]
         lo, hi = np.quantile(x, [0.005, 0.995])
         z = np.unique(x) if len(np.unique(x)) <= 10 else np.linspace(lo, hi, size)
-        frames.append(pd.DataFrame({"estimand": estimand, "feature": feature, "x": z,
-                                    "value": np.broadcast_to(curve(z), z.shape)}))
-    return {"effect_curves": pd.concat(frames, ignore_index=True)}
+        frames.append(truth_frame(estimand, feature, np.broadcast_to(curve(z), z.shape), x=z))
+    return {"effects": pd.concat(frames, ignore_index=True)}
 
 
 for _dgp in ("ale_book_ch6", "ale_book_ch7", "stratpd_synthetic", "stratpd_weight"):
-    truth(_dgp, ("effect_curves",))(effect_curves_table)
+    truth(_dgp, ("effects",))(effect_curves_table)

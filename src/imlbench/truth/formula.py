@@ -5,9 +5,12 @@ the study file's expression). Monte Carlo estimates draw :data:`N_MC` rows in ch
 :data:`CHUNK` from streams ``fixed_rng("formula:<label>")`` and carry their standard error
 (``se``); closed forms carry ``se`` 0. No estimator under test is involved.
 
-``effects`` (columns kind, feature, x, value, se): on a grid of each feature (the quantiles
-0.05, 0.10, ..., 0.95 of its marginal, estimated from N_MC draws; an integer-valued feature with
-at most :data:`MAX_LEVELS` values: every level),
+Both tables have the one shape of :mod:`imlbench.explain.estimands` (columns estimand,
+feature, row, x, value, se, lo, hi).
+
+``effects`` (estimands pd, conditional, ale, interventional): on a grid of each feature (the
+quantiles 0.05, 0.10, ..., 0.95 of its marginal, estimated from N_MC draws; an integer-valued
+feature with at most :data:`MAX_LEVELS` values: every level),
 
 * ``pd``: E[m(z, X_-j)] with X_-j from its own (marginal) law: full rows are drawn and column j
   is set to z (the same rows for every z). When x_j is independent of X_-j this is also the
@@ -38,17 +41,17 @@ at most :data:`MAX_LEVELS` values: every level),
   ``sample_intervened``; it differs from the PD only through structural equations downstream
   of x_j.
 
-``importance`` (columns feature, marginal, marginal_se, rank_marginal and, when noise_sd > 0,
-marginal_ratio, marginal_ratio_se; the same for ``conditional`` when the conditional law of
-x_j given x_-j is known: ``has_conditional``, or the closed form below): the permutation
+``importance`` (estimand ``pfi_marginal`` and, when noise_sd > 0, ``pfi_marginal_ratio``; the
+same for ``conditional`` when the conditional law of x_j given x_-j is known:
+``has_conditional``, or the closed form below): the permutation
 feature importance of the true m under squared loss, the difference E[(Y - m(X~))^2] -
 E[(Y - m(X))^2], where X~ is X with x_j replaced by an independent draw from its marginal
 (``marginal``) or from its conditional law given x_-j (``conditional``). The noise cancels:
 with e = Y - m(X), E[e | X, X~] = 0 because X~_j depends on Y only through X, so the cross
 term 2 E[e (m(X) - m(X~))] vanishes and E[e^2] appears in both losses; the difference is
 E[(m(X) - m(X~))^2], estimated without e (the same mean, without the noise's variance). The
-ratio E[(Y - m(X~))^2] / E[(Y - m(X))^2] is (noise_sd^2 + difference) / noise_sd^2. Ranks are
-average ranks, least important = 1.
+ratio E[(Y - m(X~))^2] / E[(Y - m(X))^2] is (noise_sd^2 + difference) / noise_sd^2. The ranks of
+the true importances are computed where they are read (:func:`imlbench.metrics.ranks.truth_ranks`).
 
 Closed forms (identity link, f linear: ``linear()``, features jointly normal: ``gaussian()``,
 mean mu, covariance S): PD b_j z + sum_{k != j} b_k mu_k + intercept; ALE b_j (z - z_0) (f
@@ -65,9 +68,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
-from scipy.stats import rankdata
 
-from imlbench.truth import FixedRng, truth
+from imlbench.truth import FixedRng, truth, truth_frame
 from imlbench.truth.linear_gaussian import conditional_variances
 
 if TYPE_CHECKING:
@@ -211,10 +213,9 @@ def simpson_weights(x: np.ndarray) -> np.ndarray:
     return W
 
 
-def _frame(kind: str, feature: str, x: np.ndarray, value: np.ndarray,
+def _frame(estimand: str, feature: str, x: np.ndarray, value: np.ndarray,
            se: np.ndarray | float) -> pd.DataFrame:
-    return pd.DataFrame({"kind": kind, "feature": feature, "x": x, "value": value,
-                         "se": np.broadcast_to(se, np.shape(x))})
+    return truth_frame(estimand, feature, value, x=x, se=se)
 
 
 @dataclass(frozen=True)
@@ -327,13 +328,14 @@ def effects_table(d: FormulaDGP, fixed_rng: FixedRng, *, closed: bool = True) ->
     return pd.concat(frames, ignore_index=True)
 
 
-def _importance_columns(kind: str, value: np.ndarray, se: np.ndarray | float,
-                        noise_sd: float) -> dict[str, np.ndarray]:
+def _importance_frames(features: list[str], kind: str, value: np.ndarray,
+                       se: np.ndarray | float, noise_sd: float) -> list[pd.DataFrame]:
+    """The PFI ``pfi_<kind>`` of every feature and, when noise_sd > 0, its ratio."""
     se = np.broadcast_to(se, value.shape)
-    out = {kind: value, f"{kind}_se": se, f"rank_{kind}": rankdata(value, method="average")}
+    out = [truth_frame(f"pfi_{kind}", features, value, se=se)]
     if noise_sd > 0:
-        out |= {f"{kind}_ratio": (noise_sd**2 + value) / noise_sd**2,
-                f"{kind}_ratio_se": se / noise_sd**2}
+        out.append(truth_frame(f"pfi_{kind}_ratio", features, (noise_sd**2 + value) / noise_sd**2,
+                               se=se / noise_sd**2))
     return out
 
 
@@ -367,11 +369,9 @@ def importance_table(d: FormulaDGP, fixed_rng: FixedRng, *, closed: bool = True
         value, se = monte_carlo(values, fixed_rng("formula:importance"))
         estimates |= {kind: (value[i::len(kinds)], se[i::len(kinds)])
                       for i, kind in enumerate(kinds)}
-    columns: dict[str, np.ndarray] = {}
-    for kind in ("marginal", "conditional"):
-        if kind in estimates:
-            columns |= _importance_columns(kind, *estimates[kind], noise_sd)
-    return pd.DataFrame({"feature": d.feature_names, **columns})
+    frames = [f for kind in ("marginal", "conditional") if kind in estimates
+              for f in _importance_frames(d.feature_names, kind, *estimates[kind], noise_sd)]
+    return pd.concat(frames, ignore_index=True)
 
 
 @truth("formula", ("effects", "importance"))

@@ -1,5 +1,6 @@
-"""The bike-rental application of the conditional-subgroups paper (Sect. 10): the daily DGP,
-the subgroup trees with rules, the methods built on them and the claim kinds."""
+"""The bike-rental application of the conditional-subgroups paper (Sect. 10): the subgroup trees
+with rules, the methods built on them and the claim kinds (the daily DGP ``bikeshare_daily`` is
+the layers': tests/test_bikeshare_data.py)."""
 
 from __future__ import annotations
 
@@ -9,58 +10,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from imlbench.dgp.base import make_dgp
 from imlbench.explain.api import METHODS, ExplainContext
 from imlbench.explain.subgroup_tree import describe, fit_subgroup_tree
 from imlbench.metrics.claims import CLAIMS, Tables
-
-DAILY = ["season", "yr", "holiday", "weekday", "temp", "hum", "work", "weather", "wind"]
-
-
-# ---------------------------------------------------------------- the daily DGP
-
-
-def test_islp_days_in_the_applications_units():
-    dgp = make_dgp("bikeshare_daily", {})
-    df = dgp.sample(None, np.random.default_rng(0))
-    assert dgp.feature_names == [f for f in DAILY if f != "yr"]  # one year: yr dropped
-    assert list(df.columns) == [*dgp.feature_names, "y"] and len(df) == 365
-    assert dgp.categorical == ("season", "holiday", "weekday", "work", "weather")
-    assert set(dgp.levels) == set(dgp.categorical) and dgp.levels["season"][3] == "SUMMER"
-    for f in dgp.categorical:  # integer codes, each a named level
-        assert pd.api.types.is_integer_dtype(df[f]) and set(df[f]) <= set(dgp.levels[f])
-    assert df["temp"].between(-8, 39).all() and df["hum"].between(0, 100).all()
-    assert df["wind"].between(0, 67).all() and df["y"].min() > 0
-    # the season's mean temperature: winter coldest, summer warmest (units in degrees C)
-    means = df.groupby("season")["temp"].mean()
-    assert means.idxmin() == 1 and means.idxmax() == 3 and 20 < means[3] < 30
-    assert (df.loc[df["work"] == 1, "weekday"].between(1, 5)).all()
-
-
-def test_uci_days_keep_the_year(tmp_path):
-    from imlbench.data.bikeshare import UCI_DAY_COLUMNS
-
-    rows = [[1, "2011-01-01", 1, 0, 1, 0, 6, 0, 2, 0.344167, 0.363625, 0.805833, 0.160446,
-             331, 654, 985],
-            [2, "2012-07-02", 3, 1, 7, 0, 1, 1, 1, 0.781667, 0.702, 0.447083, 0.195267, 1000,
-             5000, 6000]]
-    path = tmp_path / "day.csv"
-    pd.DataFrame(rows, columns=UCI_DAY_COLUMNS).to_csv(path, index=False)
-    dgp = make_dgp("bikeshare_daily", {"source": "uci", "path": str(path)})
-    df = dgp.sample(None, np.random.default_rng(0))
-    assert dgp.feature_names == DAILY and "yr" in dgp.categorical
-    assert df["yr"].tolist() == [0, 1] and df["temp"].tolist() == [8.2, 28.7]
-    assert df["y"].tolist() == [985.0, 6000.0]
-
-
-@pytest.mark.parametrize(("params", "message"), [
-    ({"source": "uci"}, "path"), ({"source": "csv"}, "islp, uci"),
-    ({"source": "islp", "path": "day.csv"}, "path"),
-])
-def test_bad_daily_params(params, message):
-    with pytest.raises(ValueError, match=message):
-        make_dgp("bikeshare_daily", params)
-
 
 # ---------------------------------------------------------------- subgroup trees
 

@@ -73,6 +73,7 @@ def test_without_conditioning_it_is_the_unscaled_oob_importance():
     assert (got["n_conditioning"] == 0).all()
 
 
+@pytest.mark.slow
 def test_independent_features_agree_with_oob_importance_in_expectation():
     """x1, x2 independent, y = x1 + x2 + e. Compared with the OOB importance drawn from the
     same permutations (threshold = 1, equal to it by the test above), CVIRF changes only the

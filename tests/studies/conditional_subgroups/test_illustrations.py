@@ -13,7 +13,6 @@ from imlbench.explain.api import METHODS, ExplainContext
 from imlbench.metrics.claims import CLAIMS, Tables
 from imlbench.studies.conditional_subgroups.curve_slopes import bootstrap_slopes, curve_slope
 from imlbench.studies.conditional_subgroups.figures.boxplot_pdp import tukey_stats
-from imlbench.studies.conditional_subgroups.window_mplot import window_means
 
 Z = 4.0  # two-sided Monte Carlo bound: a correct law fails one check with probability 6e-5
 
@@ -107,15 +106,6 @@ def test_gamma_log_moments_and_f():
 
 
 # --- numerical pieces -----------------------------------------------------------------------
-
-
-def test_window_means_by_hand():
-    x = np.array([0.0, 0.1, 0.5, 0.9, 1.0])
-    v = np.array([1.0, 3.0, 5.0, 7.0, 9.0])
-    means, counts = window_means(x, v, np.array([0.0, 0.5, 1.0, 3.0]), 0.25)
-    np.testing.assert_array_equal(counts, [2, 1, 2, 0])
-    np.testing.assert_allclose(means[:3], [2.0, 5.0, 8.0])
-    assert np.isnan(means[3])
 
 
 def test_curve_slope_and_bootstrap():

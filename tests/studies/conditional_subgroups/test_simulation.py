@@ -9,6 +9,7 @@ import pytest
 
 from imlbench.dgp.base import make_dgp
 from imlbench.explain.api import METHODS, ExplainContext, fitted_sampler
+from imlbench.explain.estimands import truth_frame
 from imlbench.explain.samplers import fit_sampler
 from imlbench.explain.subgroup_tree import _best_normal_split, _nll
 from imlbench.learners.truth import TrueFunction
@@ -137,10 +138,10 @@ def _tables(errors: dict[str, np.ndarray], truth: float = 4.0) -> Tables:
     sc = "n300_scenariolinear_p10"
     rows = [{"scenario": sc, "learner": "truth", "method": m, "rep": r, "feature": "x1",
              "value": truth + e} for m, errs in errors.items() for r, e in enumerate(errs)]
-    table = pd.DataFrame({"feature": ["x1", "x1"], "estimand": ["marginal", "conditional"],
-                          "value": [10.0, truth]})
+    table = pd.concat([truth_frame("pfi_marginal", "x1", 10.0),
+                       truth_frame("pfi_conditional", "x1", truth)], ignore_index=True)
     return Tables(ranked=pd.DataFrame(rows), truth={}, other=pd.DataFrame(),
-                  truths={(sc, "pfi_x1"): table})
+                  truths={(sc, "importance"): table})
 
 
 def _claim(kind: str, methods, **extra) -> dict:

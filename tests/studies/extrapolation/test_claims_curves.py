@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from imlbench.explain.estimands import truth_frame
 from imlbench.metrics.claims import CLAIMS, Tables
 from imlbench.studies.extrapolation import claims_curves  # noqa: F401  (registers the kinds)
 
@@ -73,8 +74,7 @@ def _ice(off_error: float, seed: int) -> tuple[pd.DataFrame, dict]:
     """Two reference rows with true ICE x + row and bands [0.2, 0.5], [0.5, 0.8]; estimates
     equal the truth plus noise 0.01, plus ``off_error`` outside the band."""
     rng = np.random.default_rng(seed)
-    truth = pd.concat([pd.DataFrame({"kind": "ice", "feature": "x1", "row": i, "x": GRID,
-                                     "value": GRID + i, "lo": lo, "hi": hi})
+    truth = pd.concat([truth_frame("ice", "x1", GRID + i, x=GRID, row=i, lo=lo, hi=hi)
                        for i, (lo, hi) in enumerate(((0.2, 0.5), (0.5, 0.8)))])
     rows = []
     for r in range(REPS):

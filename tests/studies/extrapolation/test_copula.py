@@ -12,6 +12,7 @@ import pytest
 from scipy import integrate, stats
 from scipy.special import ndtr
 
+from imlbench.metrics.ranks import truth_ranks
 from imlbench.studies.extrapolation.dgp_copula import CopulaLinear
 from imlbench.studies.extrapolation.truth import (
     copula_conditional_variance,
@@ -21,6 +22,7 @@ from imlbench.studies.extrapolation.truth import (
 
 N = 200_000
 BETA = [1, 1, 1, 1, 1, 0, 0.5, 0.8, 1.2, 1.5]
+FEATURES = [f"x{j + 1}" for j in range(len(BETA))]
 
 
 def _dgp(rho: float) -> CopulaLinear:
@@ -235,22 +237,27 @@ def test_catalog_values():
 
 
 def test_importance_truth_table():
-    t = importance_truth(_dgp(0.9)).set_index("feature")
+    long = importance_truth(_dgp(0.9))
+    assert (long["se"] == 0).all() and long["x"].isna().all()
+    t = long.pivot(index="feature", columns="estimand", values="value")
     beta = np.array(BETA)
-    np.testing.assert_allclose(t["marginal"], 2 * beta**2 / 12, rtol=1e-14)
+    np.testing.assert_allclose(t.loc[FEATURES, "pfi_marginal"], 2 * beta**2 / 12, rtol=1e-14)
     cv = copula_conditional_variance(0.9)
     expected = 2 * beta**2 / 12
     expected[:2] = 2 * beta[:2] ** 2 * cv
-    np.testing.assert_allclose(t["conditional"], expected, rtol=1e-14)
-    # least important = rank 1; x1..x5 (beta 1, ranks 4-8) tie at 6
-    assert t.loc["x6", "rank_marginal"] == 1
-    assert t.loc["x10", "rank_marginal"] == 10
-    assert list(t.loc[["x1", "x2", "x3", "x4", "x5"], "rank_marginal"]) == [6.0] * 5
+    np.testing.assert_allclose(t.loc[FEATURES, "pfi_conditional"], expected, rtol=1e-14)
+    # least important = rank 1; x1..x5 (beta 1, ranks 4-8) tie at 6 (ranks are computed where
+    # they are read, from the long table)
+    marginal = truth_ranks(long, "pfi_marginal")
+    assert marginal["x6"] == 1
+    assert marginal["x10"] == 10
+    assert list(marginal[["x1", "x2", "x3", "x4", "x5"]]) == [6.0] * 5
     # Under the conditional truth x1, x2 (2 * 0.0170 = 0.034) drop below every feature but
     # x6 (beta 0): x7 has 2 * 0.25 / 12 = 0.042. So ranks x6 = 1, x1 = x2 = 2.5, x7 = 4.
-    assert t.loc["x6", "rank_conditional"] == 1
-    assert t.loc["x1", "rank_conditional"] == t.loc["x2", "rank_conditional"] == 2.5
-    assert t.loc["x7", "rank_conditional"] == 4
+    conditional = truth_ranks(long, "pfi_conditional")
+    assert conditional["x6"] == 1
+    assert conditional["x1"] == conditional["x2"] == 2.5
+    assert conditional["x7"] == 4
 
 
 # --------------------------------------------------------------------------- band

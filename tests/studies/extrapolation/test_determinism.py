@@ -23,6 +23,8 @@ from imlbench import stages
 from imlbench.io import read_parquet, read_provenance
 from imlbench.validate import check_study
 
+pytestmark = pytest.mark.slow  # runs a small study twice, in process
+
 REPO = Path(__file__).resolve().parents[3]
 STUDY = "extrapolation"
 SEED = 2021
@@ -149,6 +151,7 @@ def test_other_base_seed_gives_other_data(study):
     assert not np.allclose(r0, r1)
 
 
+@pytest.mark.workflow
 def test_run_stage_through_cli_equals_in_process(study, runs, tmp_path):
     a, _, _, _ = runs
     root = study.path.parents[2]

@@ -1,6 +1,7 @@
-"""The application of the PD/PFI-and-DGP study (Molnar et al. 2023, Sect. 9): the wine loader,
-the application's DGP, the corrected resampled t-test, the model-level Monte Carlo intervals,
-the two methods on a small table and the claim kinds."""
+"""The application of the PD/PFI-and-DGP study (Molnar et al. 2023, Sect. 9): the application's
+DGP (its wine reader is the data layer's, tested in tests/test_data_files.py), the corrected
+resampled t-test, the model-level Monte Carlo intervals, the two methods on a small table and
+the claim kinds."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import pytest
 from scipy.stats import t as student_t
 from sklearn.linear_model import LinearRegression
 
+from imlbench.data.wine import WINE_COLUMNS
 from imlbench.dgp.base import make_dgp
 from imlbench.explain.api import METHODS, ExplainContext
 from imlbench.metrics.claims import CLAIMS, Tables
@@ -19,7 +21,6 @@ from imlbench.studies.pd_pfi_dgp.methods_application import (
     mc_interval,
     per_row_pfi,
 )
-from imlbench.studies.pd_pfi_dgp.wine_quality import WINE_COLUMNS, load_wine_quality
 
 #: the header line (quoted names, ';'-separated) and the first rows of winequality-red.csv
 WINE_HEADER = ";".join(f'"{c}"' for c in [*WINE_COLUMNS, "quality"])
@@ -34,25 +35,19 @@ WINE_HEAD = WINE_HEADER + """
 # ---------------------------------------------------------------- data and DGP
 
 
-def test_wine_loader_reads_the_semicolon_file(tmp_path):
+def test_wine_source_reads_the_semicolon_file(tmp_path):
     path = tmp_path / "winequality-red.csv"
     path.write_text(WINE_HEAD)
     assert WINE_HEADER.startswith('"fixed acidity";"volatile acidity";"citric acid";')
-    df = load_wine_quality(path)
-    assert list(df.columns) == [*WINE_COLUMNS.values(), "y"]
+    dgp = make_dgp("pd_pfi_application", {"source": "wine", "path": str(path)})
+    assert dgp.dominant == "alcohol"
+    assert dgp.feature_names == list(WINE_COLUMNS.values())
+    df = dgp.sample(None, np.random.default_rng(0))
     assert len(df) == 4 and df["y"].tolist() == [5.0, 5.0, 5.0, 6.0]
-    assert df.loc[3, "fixed_acid"] == 11.2 and df.loc[1, "vol_acid"] == 0.88
-    assert df.loc[0, "alcohol"] == 9.4 and df.loc[2, "density"] == 0.997
-    dgp = make_dgp("pdpfi_application", {"source": "wine", "path": str(path)})
-    assert dgp.dominant == "alcohol" and "alcohol" in dgp.feature_names
-    assert len(dgp.sample(None, np.random.default_rng(0))) == 4
-
-
-def test_wine_loader_names_a_wrong_separator(tmp_path):
-    path = tmp_path / "comma.csv"
-    path.write_text(WINE_HEAD.replace(";", ","))
+    comma = tmp_path / "comma.csv"
+    comma.write_text(WINE_HEAD.replace(";", ","))
     with pytest.raises(ValueError, match="';'-separated"):
-        load_wine_quality(path)
+        make_dgp("pd_pfi_application", {"source": "wine", "path": str(comma)}).data  # noqa: B018
 
 
 @pytest.mark.parametrize("params, message", [
@@ -62,11 +57,11 @@ def test_wine_loader_names_a_wrong_separator(tmp_path):
 ])
 def test_bad_application_params(params, message):
     with pytest.raises(ValueError, match=message):
-        make_dgp("pdpfi_application", params)
+        make_dgp("pd_pfi_application", params)
 
 
 def test_offline_substitute_table():
-    dgp = make_dgp("pdpfi_application", {})
+    dgp = make_dgp("pd_pfi_application", {})
     df = dgp.sample(None, np.random.default_rng(0))
     assert df.shape == (1728, 10) and dgp.dominant == "livingArea"
     assert np.isfinite(df.to_numpy()).all() and 10 < df["y"].mean() < 14  # log dollars
@@ -92,11 +87,11 @@ def test_model_pd_interval_is_the_t_interval_of_the_ice_values():
     X = r.normal(size=(50, 2))
     model = LinearRegression().fit(X, X[:, 0] ** 2 + X[:, 1])
     grid = np.array([-1.0, 0.0, 1.0])
-    dgp = make_dgp("pdpfi_application", {})
+    dgp = make_dgp("pd_pfi_application", {})
     ctx = ExplainContext(model=model, X=X[:30], y=np.zeros(30), feature_names=["a", "b"],
                          dgp=dgp, fit=lambda X_, y_: model.predict, fixed_rng=rng_for,
                          X_test=X[30:], y_test=r.normal(size=20))
-    out = METHODS.get("pdpfi_model")(
+    out = METHODS.get("pd_pfi_model")(
         ctx, {"features": ["a"], "grid": {"kind": "values", "values": grid.tolist()}},
         np.random.default_rng(1))
     pdp = out[out["quantity"] == "pd"]
@@ -139,7 +134,7 @@ def _ctx(fit, n=120, seed=0):
             return predict(Z)
 
     return ExplainContext(model=Model(), X=X[:ntr], y=y[:ntr], feature_names=["a", "b", "c"],
-                          dgp=make_dgp("pdpfi_application", {}), fit=fit,
+                          dgp=make_dgp("pd_pfi_application", {}), fit=fit,
                           fixed_rng=lambda label: rng_for(1, label), X_test=X[ntr:],
                           y_test=y[ntr:], sampler_rng=lambda key: rng_for(2, key))
 
@@ -156,7 +151,7 @@ def _mean(X, y):
 def test_resampled_method_on_a_tiny_table():
     params = {"features": ["a"], "m": 6, "grid": {"kind": "equidistant", "size": 5},
               "n_permutations": 2}
-    out = METHODS.get("pdpfi_resampled")(_ctx(_lm), params, np.random.default_rng(0))
+    out = METHODS.get("pd_pfi_resampled")(_ctx(_lm), params, np.random.default_rng(0))
     mse = out[out["quantity"] == "mse"]
     assert len(mse) == 6 and (mse["n_test"] > 20).all()  # about 0.368 * 120 out-of-bag rows
     pfi = out[out["quantity"] == "pfi"].set_index("feature")
@@ -170,14 +165,14 @@ def test_resampled_method_on_a_tiny_table():
     assert len(refit) == 6 * 3
     assert refit.groupby("feature")["value"].mean()["a"] == pytest.approx(pfi.loc["a", "value"])
     # the splits do not depend on the learner: the mean model sees the same out-of-bag rows
-    other = METHODS.get("pdpfi_resampled")(_ctx(_mean), params, np.random.default_rng(5))
+    other = METHODS.get("pd_pfi_resampled")(_ctx(_mean), params, np.random.default_rng(5))
     assert other.loc[other["quantity"] == "mse", "n_test"].tolist() == mse["n_test"].tolist()
     assert (mse["value"].to_numpy() < other.loc[other["quantity"] == "mse",
                                                 "value"].to_numpy()).all()
 
 
 def test_model_method_uses_the_test_rows():
-    out = METHODS.get("pdpfi_model")(_ctx(_lm), {"features": ["a"]},
+    out = METHODS.get("pd_pfi_model")(_ctx(_lm), {"features": ["a"]},
                                          np.random.default_rng(0))
     pdp = out[out["quantity"] == "pd"]
     assert len(pdp) == 20 and set(out["n_test"]) == {120 - int(0.632 * 120)}
@@ -200,27 +195,27 @@ def _mse_rows(learner, values, source="saratoga"):
 
 
 def test_mse_difference_claim_is_the_corrected_t_test():
-    pdpfi_mse_difference = CLAIMS.get("pdpfi_mse_difference")
+    pd_pfi_mse_difference = CLAIMS.get("pd_pfi_mse_difference")
     rf = np.array([0.30, 0.33, 0.35, 0.32, 0.34])
     lm = rf + np.array([0.10, 0.06, 0.09, 0.07, 0.08])
     claim = {"id": "c", "text": "t", "published": "p", "best": "rf", "expect": "negative",
              "where": {"scenario": "s", "learner": ["rf", "lm"], "method": "r"}}
-    rows = pdpfi_mse_difference(claim, _tables([_mse_rows("rf", rf), _mse_rows("lm", lm)]))
+    rows = pd_pfi_mse_difference(claim, _tables([_mse_rows("rf", rf), _mse_rows("lm", lm)]))
     assert len(rows) == 1 and rows[0]["verdict"] == "reproduced"
     assert "-0.0800" in rows[0]["reproduced"]
     # the wine intervals: no data on the substitute, checked on the wine file
     wine = {**claim, "needs": "wine", "intervals": {"lm": [-0.098, -0.062]}}
-    rows = pdpfi_mse_difference(wine, _tables([_mse_rows("rf", rf), _mse_rows("lm", lm)]))
+    rows = pd_pfi_mse_difference(wine, _tables([_mse_rows("rf", rf), _mse_rows("lm", lm)]))
     assert rows[0]["verdict"] == "no data" and "not checkable" in rows[0]["reproduced"]
-    rows = pdpfi_mse_difference(wine, _tables([_mse_rows("rf", rf, "wine"),
+    rows = pd_pfi_mse_difference(wine, _tables([_mse_rows("rf", rf, "wine"),
                                                _mse_rows("lm", lm, "wine")]))
     assert rows[0]["claim"] == "c" and rows[0]["verdict"] in ("reproduced", "not reproduced")
     assert "half-width" in rows[0]["tolerance"]
 
 
 def test_width_claims_use_the_refits():
-    pdpfi_width_ratio = CLAIMS.get("pdpfi_width_ratio")
-    pdpfi_pd_extremes = CLAIMS.get("pdpfi_pd_extremes")
+    pd_pfi_width_ratio = CLAIMS.get("pd_pfi_width_ratio")
+    pd_pfi_pd_extremes = CLAIMS.get("pd_pfi_pd_extremes")
     r = np.random.default_rng(0)
     x = np.linspace(0, 1, 10)
     sd = np.where((x < 0.15) | (x > 0.85), 1.0, 0.2)  # wide at the ends
@@ -238,10 +233,10 @@ def test_width_claims_use_the_refits():
     t = _tables([refit, learner, model])
     claim = {"id": "w", "text": "t", "published": "p", "quantity": "pd",
              "where": {"scenario": "s", "learner": "rf", "method": ["r", "mo"]}}
-    assert pdpfi_width_ratio(claim, t)[0]["verdict"] == "reproduced"
+    assert pd_pfi_width_ratio(claim, t)[0]["verdict"] == "reproduced"
     claim = {"id": "e", "text": "t", "published": "p", "share": 0.1,
              "where": {"scenario": "s", "learner": "rf", "method": "r"}}
-    assert pdpfi_pd_extremes(claim, t)[0]["verdict"] == "reproduced"
+    assert pd_pfi_pd_extremes(claim, t)[0]["verdict"] == "reproduced"
 
 
 # ---------------------------------------------------------------- figure
@@ -259,8 +254,8 @@ def test_fig6_reads_the_methods_of_its_roles(tmp_path):
     ctx = _ctx(_lm)
     params = {"features": ["a"], "n_permutations": 2}
     outputs = {
-        "lvl": METHODS.get("pdpfi_resampled")(ctx, {**params, "m": 4}, np.random.default_rng(0)),
-        "mdl": METHODS.get("pdpfi_model")(ctx, params, np.random.default_rng(1)),
+        "lvl": METHODS.get("pd_pfi_resampled")(ctx, {**params, "m": 4}, np.random.default_rng(0)),
+        "mdl": METHODS.get("pd_pfi_model")(ctx, params, np.random.default_rng(1)),
     }
     paths = {"estimates": [], "data": [tmp_path / "data/app/c0.parquet"]}
     for name, out in outputs.items():
@@ -272,7 +267,7 @@ def test_fig6_reads_the_methods_of_its_roles(tmp_path):
     paths["data"][0].parent.mkdir(parents=True)
     write_parquet(pd.DataFrame(ctx.X_test, columns=ctx.feature_names), paths["data"][0],
                   config_hash="test", seed=0)
-    spec = FIGURES.get("pd_pfi_dgp.fig6")
+    spec = FIGURES.get("pd_pfi_dgp.fig_6")
     assert set(spec.methods) == {"learner", "model"} and spec.tables == ("data",)
     png, pdf = tmp_path / "fig6.png", tmp_path / "fig6.pdf"
     spec.draw(FigureInputs(paths, {"learner": "lvl", "model": "mdl"}, ["app"]),

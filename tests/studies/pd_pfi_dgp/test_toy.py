@@ -11,6 +11,7 @@ import pytest
 
 from imlbench.dgp.base import make_dgp
 from imlbench.explain.api import METHODS, ExplainContext
+from imlbench.explain.estimands import truth_frame
 from imlbench.learners import fit_quietly, make_learner
 from imlbench.metrics.claims import CLAIMS, REPRODUCED, Tables
 from imlbench.studies.pd_pfi_dgp.claims_toy import integrated_squared_bias
@@ -54,7 +55,8 @@ def test_dgp_pd_equals_a_monte_carlo_average_of_f(feature):
 
 
 def test_truth_table_is_the_closed_form():
-    table = pd_toy_truths(PdpUncertaintyToy(), lambda label: rng(0))["dgp_pd"]
+    table = pd_toy_truths(PdpUncertaintyToy(), lambda label: rng(0))["effects"]
+    assert set(table["estimand"]) == {"pd"} and (table["se"] == 0).all()
     x1 = table[table["feature"] == "x1"]
     assert x1["x"].min() == 0.0 and x1["x"].max() == 10.0
     np.testing.assert_allclose(x1["value"], np.sin(x1["x"]) + 0.5 * x1["x"])
@@ -167,7 +169,7 @@ CLAIM = {"id": "c", "text": "t", "published": "p", "feature": "x1",
 
 
 def _tables(other: pd.DataFrame, truth: pd.DataFrame | None = None) -> Tables:
-    truths = {} if truth is None else {("toy", "dgp_pd"): truth}
+    truths = {} if truth is None else {("toy", "effects"): truth}
     return Tables(ranked=pd.DataFrame(), truth={}, other=other, truths=truths)
 
 
@@ -195,8 +197,7 @@ def test_variance_ratio_claim_fails_without_model_variance():
 
 def test_bias_claim_needs_a_bias():
     grid = np.linspace(0, 10, 15)
-    truth = pd.DataFrame({"feature": "x1", "x": np.linspace(0, 10, 101),
-                          "value": np.sin(np.linspace(0, 10, 101))})
+    truth = truth_frame("pd", "x1", np.sin(np.linspace(0, 10, 101)), x=np.linspace(0, 10, 101))
     r = rng(10)
     unbiased = np.sin(grid) + 0.3 * r.normal(size=(10, len(grid)))
     row = pd_bias({**CLAIM, "z": 2}, _tables(_curves(unbiased, 0.1, grid), truth))[0]
@@ -215,7 +216,7 @@ def _write(df: pd.DataFrame, path: Path) -> Path:
     return path
 
 
-@pytest.mark.parametrize("name", ["fig1", "fig2"])
+@pytest.mark.parametrize("name", ["fig_1", "fig_2"])
 def test_figures_draw_on_tiny_inputs(tmp_path, name):
     from imlbench import studies
     from imlbench.figures import FIGURES
@@ -228,15 +229,15 @@ def test_figures_draw_on_tiny_inputs(tmp_path, name):
         [_curves(np.sin(grid) + r.normal(size=(12, len(grid))), 0.1, grid)]
         + [_curves(np.sin(grid) + 0.1 * r.normal(size=(3, len(grid))), 0.1, grid, "mc", k)
            for k in range(2)])
-    truth = pd_toy_truths(PdpUncertaintyToy(), lambda label: rng(0))["dgp_pd"]
+    truth = pd_toy_truths(PdpUncertaintyToy(), lambda label: rng(0))["effects"]
     spec = FIGURES.get(f"pd_pfi_dgp.{name}")
     # the figure is given what it declares, as its rule does: fig1 nothing, fig2 a role and
-    # the dgp_pd truth
+    # the effects truth
     estimates = _write(curves, tmp_path / "estimates/toy/svm/toy_pd/c0.parquet")
-    truth_file = _write(truth.assign(scenario="toy"), tmp_path / "truth/toy/dgp_pd.parquet")
+    truth_file = _write(truth.assign(scenario="toy"), tmp_path / "truth/toy/effects.parquet")
     inputs = FigureInputs(
         {"estimates": [estimates] if spec.methods else [],
-         "truth": [truth_file] if "dgp_pd" in spec.truths else []},
+         "truth": [truth_file] if "effects" in spec.truths else []},
         dict.fromkeys(spec.methods, "toy_pd"), ["toy"])
     png, pdf = tmp_path / f"{name}.png", tmp_path / f"{name}.pdf"
     spec.draw(inputs, {"title": "t", "caption": "c"}, png, pdf)

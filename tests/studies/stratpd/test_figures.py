@@ -11,7 +11,9 @@ import pandas as pd
 import pytest
 
 from imlbench import studies
+from imlbench.explain.estimands import truth_frame
 from imlbench.figures import FIGURES
+from imlbench.figures.curves import GRID_SIZE
 from imlbench.figures.inputs import FigureInputs
 from imlbench.io import write_parquet
 from imlbench.studies.stratpd.figures import panels as pn
@@ -68,11 +70,11 @@ class Inputs:
 
     def truth(self, scenario: str, curves: dict[str, tuple[np.ndarray, Callable]],
               **columns: object) -> None:
-        frames = [pd.DataFrame({"estimand": e, "feature": feature, "x": x, "value": f(x)})
+        frames = [truth_frame(e, feature, f(x), x=x)
                   for feature, (x, f) in curves.items() for e in ("pd", "ale", "conditional")]
         table = pd.concat(frames, ignore_index=True).assign(scenario=scenario, **columns)
         self.paths["truth"].append(
-            _write(table, self.root / "truth" / scenario / "effect_curves.parquet"))
+            _write(table, self.root / "truth" / scenario / "effects.parquet"))
 
     def data(self, scenario: str, table: pd.DataFrame) -> None:
         self.paths["data"].append(_write(table.assign(rep=0, split="train"),
@@ -82,7 +84,11 @@ class Inputs:
         studies.load(["stratpd"], figures=True)
         spec = FIGURES.get(f"stratpd.{name}")
         assert set(self.methods) == set(spec.methods), "the test fills every declared role"
-        inputs = FigureInputs(self.paths, self.methods, scenarios)
+        # what the study's methods in these roles declare (pdp, ice: pd; ale, stratpd: ale)
+        declared = {"pdp": "pd", "ice": "pd", "ale": "ale", "stratpd": "ale", "catstratpd": "ale"}
+        inputs = FigureInputs(self.paths, self.methods, scenarios,
+                              estimands={m: declared.get(role) for role, methods
+                                         in self.methods.items() for m in methods})
         png, pdf = self.root / f"{name}.png", self.root / f"{name}.pdf"
         spec.draw(inputs, {"title": name, "caption": "test"}, png, pdf)
         assert pdf.read_bytes()[:4] == b"%PDF"
@@ -247,11 +253,12 @@ def _growth(d: Inputs) -> list[str]:
     return scenarios
 
 
-BUILDERS = {"fig1": _fig1, "fig2": _fig2, "fig3": _fig3, "fig4": _fig4, "fig5": _fig5,
-            "fig6": _fig6, "fig7": _fig7, "fig8": _dozer, "fig9": _dozer, "fig10": _fig10,
+BUILDERS = {"fig_1": _fig1, "fig_2": _fig2, "fig_3": _fig3, "fig_4": _fig4, "fig_5": _fig5,
+            "fig_6": _fig6, "fig_7": _fig7, "fig_8": _dozer, "fig_9": _dozer, "fig_10": _fig10,
             "fig_growth": _growth}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(BUILDERS))
 def test_figure_draws(tmp_path, name):
     inputs = Inputs(tmp_path)
@@ -280,7 +287,7 @@ def test_mean_curve_anchors_every_repetition_on_a_common_grid():
     x0, x1 = np.linspace(0, 10, 60), np.linspace(1, 9, 70)
     curves = pn.mean_curve(_long({0: (x0, 3 * x0 + 5), 1: (x1, 3 * x1 - 2)}))
     grid = curves.columns.to_numpy()
-    assert grid[0] == 1 and grid[-1] == 9 and len(grid) == pn.GRID_SIZE
+    assert grid[0] == 1 and grid[-1] == 9 and len(grid) == GRID_SIZE
     expected = 3 * (grid - 1)
     np.testing.assert_allclose(curves.to_numpy(), np.vstack([expected, expected]), atol=1e-9)
 

@@ -29,7 +29,7 @@ def test_weather_rows_are_days_of_consecutive_years_with_a_random_state():
 
 def test_weather_truth_gives_the_state_gaps_relative_to_co():
     curves = weather_effects(StratpdWeather(), lambda label: np.random.default_rng(0))[
-        "effect_curves"]
+        "effects"]
     state = curves[(curves["feature"] == "state") & (curves["estimand"] == "pd")]
     co = state.loc[state["x"] == STATES.index("CO"), "value"].item()
     gaps = {STATES[int(x)]: v - co for x, v in zip(state["x"], state["value"], strict=True)}

@@ -2,11 +2,13 @@
 dependent features: a conditional subgroup approach", Data Mining and Knowledge Discovery
 (2023).
 
-The study's DGPs (the conditional-PFI simulation, the illustrations of Sects. 1-4, the daily
-bike rentals, the offline classification and regression tables), the simulation's closed-form
-truths, its methods (the per-model Monte Carlo truth, the illustrations' curves and slopes,
-the depth sweep, the bike application, data and model fidelity) and its claim kinds; the
-figures are in :mod:`.figures`.
+The study's DGPs (the conditional-PFI simulation, the illustrations of Sects. 1-4, the offline
+classification and regression tables), the simulation's closed-form truths, its methods (the
+per-model Monte Carlo truth, the illustrations' curves and slopes, the depth sweep, the bike
+application, data and model fidelity) and its claim kinds; the figures are in
+:mod:`.figures`. The daily bike rentals (``bikeshare_daily``) and the windowed M-plot
+(``mplot_window``) are the layers' (:mod:`imlbench.dgp.bikeshare`,
+:mod:`imlbench.explain.window_mplot`).
 """
 
 from imlbench.studies.conditional_subgroups import (  # noqa: F401  (each module registers)
@@ -15,7 +17,6 @@ from imlbench.studies.conditional_subgroups import (  # noqa: F401  (each module
     claims_illustrations,
     claims_model_fidelity,
     claims_simulation,
-    dgp_bike_daily,
     dgp_classification_tables,
     dgp_illustrations,
     dgp_regression_tables,

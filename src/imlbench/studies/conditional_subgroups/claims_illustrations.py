@@ -33,7 +33,15 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from imlbench.metrics.claims import Tables, claim_kind, claim_row, combos, select_rows
+from imlbench.metrics.claims import (
+    NoData,
+    Tables,
+    claim_kind,
+    claim_row,
+    estimates,
+    paired,
+    per_combo,
+)
 from imlbench.params import REQUIRED, choice, feature_name, items, number, study_name
 
 #: floor added to an equality tolerance: a curve that is exactly linear for every resample
@@ -49,9 +57,23 @@ def _z(claim: dict, equality: bool) -> float:
     return claim["z"] if claim["z"] is not None else (3.0 if equality else 2.0)
 
 
-def _feature_rows(claim: dict, t: Tables, learner: str, method: str) -> pd.DataFrame:
-    r = select_rows(t.other, claim["where"]["scenario"], learner, method)
-    return r[r["feature"] == claim["feature"]] if len(r) else r
+def _feature_rows(claim: dict, t: Tables, learner: str, method: str) -> pd.DataFrame | NoData:
+    """Selector (:func:`imlbench.metrics.claims.per_combo`): the claim's estimates of its
+    ``feature``."""
+    r = estimates("other")(claim, t, learner, method)
+    if isinstance(r, NoData):
+        return r
+    r = r[r["feature"] == claim["feature"]]
+    return r if len(r) else NoData()
+
+
+def _draw_rows(claim: dict, t: Tables, learner: str, method: str) -> pd.DataFrame | NoData:
+    """Selector: the rows of one repetition's draws of the claim's feature (columns: the
+    features, ``draw``)."""
+    r = _feature_rows(claim, t, learner, method)
+    if isinstance(r, NoData) or "rep" not in r:
+        return r
+    return r[r["rep"] == r["rep"].min()]
 
 
 @claim_kind("pdp_exceeds_observed", params={
@@ -59,25 +81,24 @@ def _feature_rows(claim: dict, t: Tables, learner: str, method: str) -> pd.DataF
 def pdp_exceeds_observed(claim: dict, t: Tables) -> list[dict]:
     z = claim["z"]
     above = claim["above"]
-    rows = []
-    for learner, method in combos(claim["where"]):
-        r = _feature_rows(claim, t, learner, method)
-        r = r[r["x"] > above] if len(r) else r
+
+    def one(claim: dict, r: pd.DataFrame, learner: str, method: str) -> dict | NoData:
+        r = r[r["x"] > above]
         if r.empty:
-            rows.append(claim_row(claim, learner, method, "", "", None))
-            continue
+            return NoData()
         margin = r["value"] - r["pred_max"]
         ok = bool((margin - z * r["se"] > 0).all())
         worst = int(np.argmin((margin / r["se"]).to_numpy()))
-        rows.append(claim_row(
+        return claim_row(
             claim, learner, method,
             f"PDP minus largest prediction ({r['pred_max'].iloc[0]:.3f}) at {len(r)} grid "
             f"values {claim['feature']} > {above:g}: {margin.min():.3f} to {margin.max():.3f}; "
             f"weakest at {r['x'].iloc[worst]:.2f}: {margin.iloc[worst]:.3f} "
             f"(SE {r['se'].iloc[worst]:.3f})",
             f"PDP - max - {z:g} SE > 0 at every grid value", ok,
-        ))
-    return rows
+        )
+
+    return per_combo(claim, t, _feature_rows, one)
 
 
 @claim_kind("effect_slope", params={
@@ -87,12 +108,8 @@ def effect_slope(claim: dict, t: Tables) -> list[dict]:
     expect = claim["expect"]
     z = _z(claim, expect == "value")
     target = claim["value"]
-    rows = []
-    for learner, method in combos(claim["where"]):
-        r = _feature_rows(claim, t, learner, method)
-        if r.empty:
-            rows.append(claim_row(claim, learner, method, "", "", None))
-            continue
+
+    def one(claim: dict, r: pd.DataFrame, learner: str, method: str) -> dict:
         slope, se = r["slope"].to_numpy(), r["se"].to_numpy()
         if expect == "positive":
             ok, rule = slope - z * se > 0, f"slope - {z:g} SE > 0"
@@ -104,10 +121,11 @@ def effect_slope(claim: dict, t: Tables) -> list[dict]:
         groups = "; ".join(
             (f"group {int(g)} (n = {int(n)}): " if len(r) > 1 else "") + f"{s:.4f} (SE {e:.4f})"
             for g, n, s, e in zip(r["group"], r["n"], slope, se, strict=True))
-        rows.append(claim_row(claim, learner, method, f"slope of {claim['feature']}: {groups}",
+        return claim_row(claim, learner, method, f"slope of {claim['feature']}: {groups}",
                          f"{rule} for every curve; SE over {int(r['n_boot'].min())} bootstrap "
-                         f"resamples", bool(ok.all())))
-    return rows
+                         f"resamples", bool(ok.all()))
+
+    return per_combo(claim, t, _feature_rows, one)
 
 
 @claim_kind("importance_change", params={
@@ -116,39 +134,26 @@ def effect_slope(claim: dict, t: Tables) -> list[dict]:
 def importance_change(claim: dict, t: Tables) -> list[dict]:
     expect = claim["expect"]
     z = _z(claim, expect == "equal")
-    sc = claim["where"]["scenario"]
-    rows = []
-    for learner, method in combos(claim["where"]):
-        est = select_rows(t.other, sc, learner, method)
-        ref = select_rows(t.other, sc, learner, claim["reference_method"])
-        if est.empty or ref.empty:
-            rows.append(claim_row(claim, learner, method, "", "", None))
-            continue
+
+    def one(claim: dict, pair: tuple[pd.DataFrame, pd.DataFrame], learner: str, method: str
+            ) -> dict:
         stats = {name: d[d["feature"].isin(claim["features"])]
                  .groupby("feature")["value"].agg(["mean", "var", "count"])
-                 for name, d in (("est", est), ("ref", ref))}
+                 for name, d in zip(("est", "ref"), pair, strict=True)}
         d = stats["ref"]["mean"] - stats["est"]["mean"]
         se = np.sqrt(stats["ref"]["var"] / stats["ref"]["count"]
                      + stats["est"]["var"] / stats["est"]["count"])
         ok = (d - z * se > 0) if expect == "lower" else (d.abs() <= z * se)
-        rows.append(claim_row(
+        return claim_row(
             claim, learner, method,
             "; ".join(f"{f}: {stats['ref'].loc[f, 'mean']:.3f} -> {stats['est'].loc[f, 'mean']:.3f}"
                       f" (difference {d[f]:.3f}, SE {se[f]:.3f})" for f in d.index),
             ("reference - estimate - " if expect == "lower" else "|reference - estimate| <= ")
             + f"{z:g} SE{' > 0' if expect == 'lower' else ''} per feature; SE over "
             f"{int(stats['est']['count'].min())} repeats each", bool(ok.all()) and len(d) > 0,
-        ))
-    return rows
+        )
 
-
-def _draw_rows(claim: dict, t: Tables, learner: str, method: str) -> pd.DataFrame:
-    """The rows of one repetition's draws of the claim's feature (columns: the features,
-    ``draw``)."""
-    r = _feature_rows(claim, t, learner, method)
-    if len(r) and "rep" in r:
-        r = r[r["rep"] == r["rep"].min()]
-    return r
+    return per_combo(claim, t, paired("other", "reference_method"), one)
 
 
 @claim_kind("draw_share_outside", params={
@@ -159,28 +164,25 @@ def draw_share_outside(claim: dict, t: Tables) -> list[dict]:
     expect, p0 = claim["expect"], claim["expected"]
     z = _z(claim, expect == "equal")
     lo, hi = claim["interval"]
-    rows = []
-    for learner, method in combos(claim["where"]):
-        r = _draw_rows(claim, t, learner, method)
-        if len(r) and claim["given"] not in r:
-            rows.append(claim_row(claim, learner, method, "", "", None,
-                                  f"the draws of {method} have no column {claim['given']}"))
-            continue
-        r = r[r[claim["given"]] < claim["below"]] if len(r) else r
+
+    def one(claim: dict, r: pd.DataFrame, learner: str, method: str) -> dict | NoData:
+        if claim["given"] not in r:
+            return NoData(f"the draws of {method} have no column {claim['given']}")
+        r = r[r[claim["given"]] < claim["below"]]
         if r.empty:
-            rows.append(claim_row(claim, learner, method, "", "", None))
-            continue
+            return NoData()
         share = float(((r["draw"] < lo) | (r["draw"] > hi)).mean())
         se = float(np.sqrt(p0 * (1 - p0) / len(r)))
         ok = share - z * se > p0 if expect == "above" else abs(share - p0) <= z * se
-        rows.append(claim_row(
+        return claim_row(
             claim, learner, method,
             f"share of draws of {claim['feature']} outside [{lo:g}, {hi:g}] among the "
             f"{len(r)} rows with {claim['given']} < {claim['below']:g}: {share:.3f}",
             ("share - " if expect == "above" else "|share - expected| <= ")
             + f"{z:g} SE{' > expected' if expect == 'above' else ''}; expected {p0:.4f}, "
-            f"binomial SE sqrt(expected (1 - expected) / {len(r)}) = {se:.4f}", bool(ok)))
-    return rows
+            f"binomial SE sqrt(expected (1 - expected) / {len(r)}) = {se:.4f}", bool(ok))
+
+    return per_combo(claim, t, _draw_rows, one)
 
 
 @claim_kind("draw_correlation", params={
@@ -189,14 +191,11 @@ def draw_share_outside(claim: dict, t: Tables) -> list[dict]:
 def draw_correlation(claim: dict, t: Tables) -> list[dict]:
     expect, value = claim["expect"], claim["value"]
     z = _z(claim, expect == "equal")
-    rows = []
-    for learner, method in combos(claim["where"]):
-        r = _draw_rows(claim, t, learner, method)
+
+    def one(claim: dict, r: pd.DataFrame, learner: str, method: str) -> dict | NoData:
         if len(r) < 4 or claim["with"] not in r:
-            rows.append(claim_row(claim, learner, method, "", "", None, "" if r.empty else
-                                  f"{method}: a correlation with an SE needs 4 rows and a "
-                                  f"column {claim['with']}; it has {len(r)} rows"))
-            continue
+            return NoData(f"{method}: a correlation with an SE needs 4 rows and a column "
+                          f"{claim['with']}; it has {len(r)} rows")
         rho = float(np.corrcoef(r["draw"], r[claim["with"]])[0, 1])
         se = 1.0 / np.sqrt(len(r) - 3)
         gap = np.arctanh(np.clip(rho, -1 + 1e-12, 1 - 1e-12)) - np.arctanh(value)
@@ -205,9 +204,10 @@ def draw_correlation(claim: dict, t: Tables) -> list[dict]:
         rule = {"above": f"z(r) - {z:g} SE > z({value:g})",
                 "below": f"z(r) + {z:g} SE < z({value:g})",
                 "equal": f"|z(r) - z({value:g})| <= {z:g} SE"}[expect]
-        rows.append(claim_row(
+        return claim_row(
             claim, learner, method,
             f"correlation of the draws of {claim['feature']} with {claim['with']}: {rho:.3f} "
             f"({len(r)} rows; Fisher z {gap + np.arctanh(value):.3f})",
-            f"{rule}, Fisher's z scale, SE = 1 / sqrt(rows - 3) = {se:.3f}", bool(ok)))
-    return rows
+            f"{rule}, Fisher's z scale, SE = 1 / sqrt(rows - 3) = {se:.3f}", bool(ok))
+
+    return per_combo(claim, t, _draw_rows, one)

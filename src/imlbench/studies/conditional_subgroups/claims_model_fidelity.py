@@ -11,10 +11,12 @@ spread is wide; it is the spread the paper's boxplots show).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pandas as pd
 
-from imlbench.metrics.claims import Tables, as_list, claim_kind, claim_row, select_rows
+from imlbench.metrics.claims import Tables, claim_kind, claim_row, no_data, per_combo, select_rows
 from imlbench.params import choice, integer, items, number, table, text
 from imlbench.stats import mean_and_se
 from imlbench.studies.conditional_subgroups.model_fidelity import TARGETS
@@ -28,7 +30,9 @@ PAIRS = {"pairs": items(items(text(), length=2))}
 def losses(claim: dict, t: Tables, learner: str, method: str, column: str = "value"
            ) -> pd.DataFrame:
     """``column`` of the claim's estimates against ``claim['against']`` (default ``y``): one
-    row per (rep, feature), one column per effect; empty when there are no estimates."""
+    row per (rep, feature), one column per effect; empty when there are no estimates (the
+    selector of the kinds, :func:`imlbench.metrics.claims.per_combo`: they give a row without
+    data per effect or pair)."""
     est = select_rows(t.other, claim["where"]["scenario"], learner, method)
     if est.empty:
         return pd.DataFrame()
@@ -48,15 +52,18 @@ def _paired(tab: pd.DataFrame, a: str, b: str) -> tuple[float, float, int]:
     return (*mean_and_se(d), int(d.notna().sum()))
 
 
-def _each_pair(claim: dict, t: Tables):
-    """(learner, row label, loss table, first, second) for every learner, method and pair of
-    the claim's ``pairs``; the table is None where either effect has no losses."""
-    for learner in as_list(claim["where"]["learner"]):
-        for method in as_list(claim["where"]["method"]):
-            tab = losses(claim, t, learner, method)
-            for a, b in claim["pairs"]:
-                found = not tab.empty and a in tab and b in tab
-                yield learner, f"{method}: {a} vs {b}", tab if found else None, a, b
+def _per_pair(claim: dict, t: Tables,
+              fn: Callable[[dict, pd.DataFrame, str, str, str, str], dict]) -> list[dict]:
+    """``fn(claim, losses, learner, row label, first, second)`` for every learner, method and
+    pair of the claim's ``pairs``; a row without data where either effect has no losses."""
+
+    def one(claim: dict, tab: pd.DataFrame, learner: str, method: str) -> list[dict]:
+        return [fn(claim, tab, learner, f"{method}: {a} vs {b}", a, b)
+                if not tab.empty and a in tab and b in tab
+                else no_data(claim, learner, f"{method}: {a} vs {b}")
+                for a, b in claim["pairs"]]
+
+    return per_combo(claim, t, losses, one)
 
 
 @claim_kind("fidelity_order", params={
@@ -73,22 +80,21 @@ def fidelity_order(claim: dict, t: Tables) -> list[dict]:
     """
     z = claim["z"]
     strict = claim["expect"] == "lower"
-    rows = []
-    for learner, label, tab, better, worse in _each_pair(claim, t):
-        if tab is None:
-            rows.append(claim_row(claim, learner, label, "", "", None))
-            continue
+
+    def pair_row(claim: dict, tab: pd.DataFrame, learner: str, label: str, better: str,
+                 worse: str) -> dict:
         d, se, k = _paired(tab, worse, better)
         ok = d - z * se > 0 if strict else d + z * se >= 0
-        rows.append(claim_row(
+        return claim_row(
             claim, learner, label,
             f"median over features {better} {table5_statistic(tab[better]):.4g}, "
             f"{worse} {table5_statistic(tab[worse]):.4g}; mean paired difference "
             f"{d:.4g} (SE {se:.3g}, {k} feature x rep units)",
             f"difference {'-' if strict else '+'} {z:g} SE "
             f"{'> 0' if strict else '>= 0'} ({z:g} SE = {z * se:.3g})", bool(ok),
-        ))
-    return rows
+        )
+
+    return _per_pair(claim, t, pair_row)
 
 
 @claim_kind("fidelity_close", params={
@@ -99,22 +105,21 @@ def fidelity_close(claim: dict, t: Tables) -> list[dict]:
     loss_reference per (rep, feature), z = 2 and margin 0.05 unless stated."""
     z = claim["z"]
     margin = claim["margin"]
-    rows = []
-    for learner, label, tab, effect, ref in _each_pair(claim, t):
-        if tab is None:
-            rows.append(claim_row(claim, learner, label, "", "", None))
-            continue
+
+    def pair_row(claim: dict, tab: pd.DataFrame, learner: str, label: str, effect: str,
+                 ref: str) -> dict:
         d, se, k = _paired(tab, effect, ref)
         bound = margin * float(tab[ref].mean())
-        rows.append(claim_row(
+        return claim_row(
             claim, learner, label,
             f"median over features {effect} {table5_statistic(tab[effect]):.4g}, "
             f"{ref} {table5_statistic(tab[ref]):.4g}; mean paired difference {d:.4g} "
             f"(SE {se:.3g}, {k} feature x rep units)",
             f"|difference| + {z:g} SE = {abs(d) + z * se:.3g} <= {margin:g} x mean "
             f"{ref} loss = {bound:.3g}", bool(abs(d) + z * se <= bound),
-        ))
-    return rows
+        )
+
+    return _per_pair(claim, t, pair_row)
 
 
 @claim_kind("fidelity_values", params={
@@ -132,26 +137,26 @@ def fidelity_values(claim: dict, t: Tables) -> list[dict]:
     """
     z = claim["z"]
     m_pub = claim["published_test_rows"]
-    rows = []
-    for learner in as_list(claim["where"]["learner"]):
-        for method in as_list(claim["where"]["method"]):
-            tab = losses(claim, t, learner, method)
-            se = losses(claim, t, learner, method, "se")
-            used = losses(claim, t, learner, method, "n_used")
-            for effect, published in claim["values"].items():
-                label = f"{method}: {effect}"
-                if tab.empty or effect not in tab:
-                    rows.append(claim_row(claim, learner, label, "", "", None)
-                                | {"published": f"{published:g}"})
-                    continue
-                ours = table5_statistic(tab[effect])
-                reps = tab.index.get_level_values("rep").nunique()
-                s = float(np.sqrt((se[effect] ** 2).groupby(level="feature").mean()).median())
-                m = float(used[effect].median())
-                bound = z * s * np.sqrt(1.0 / reps + m / m_pub)
-                rows.append(claim_row(
-                    claim, learner, label, f"median over features {ours:.4g} ({reps} reps)",
-                    f"|ours - published| <= {z:g} x split SE = {bound:.3g}",
-                    bool(abs(ours - published) <= bound),
-                ) | {"published": f"{published:g}"})
-    return rows
+
+    def one(claim: dict, tab: pd.DataFrame, learner: str, method: str) -> list[dict]:
+        se = losses(claim, t, learner, method, "se")
+        used = losses(claim, t, learner, method, "n_used")
+        rows = []
+        for effect, published in claim["values"].items():
+            label = f"{method}: {effect}"
+            if tab.empty or effect not in tab:
+                rows.append(no_data(claim, learner, label) | {"published": f"{published:g}"})
+                continue
+            ours = table5_statistic(tab[effect])
+            reps = tab.index.get_level_values("rep").nunique()
+            s = float(np.sqrt((se[effect] ** 2).groupby(level="feature").mean()).median())
+            m = float(used[effect].median())
+            bound = z * s * np.sqrt(1.0 / reps + m / m_pub)
+            rows.append(claim_row(
+                claim, learner, label, f"median over features {ours:.4g} ({reps} reps)",
+                f"|ours - published| <= {z:g} x split SE = {bound:.3g}",
+                bool(abs(ours - published) <= bound),
+            ) | {"published": f"{published:g}"})
+        return rows
+
+    return per_combo(claim, t, losses, one)

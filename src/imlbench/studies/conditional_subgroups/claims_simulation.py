@@ -2,8 +2,9 @@
 
 Every repetition r gives an estimate of the conditional PFI of x1 and its error
 e_r = estimate_r - truth. The truth is the closed form of the true model (setting I, the truth
-stage's ``pfi_x1`` table) or, for a fitted model (setting II), the cell's mean of the per-model
-Monte Carlo truths (method ``truth_method``), as the paper's code averages them. All
+stage's ``importance`` table, estimand ``pfi_conditional``) or, for a fitted model (setting
+II), the cell's mean of the per-model Monte Carlo truths (method ``truth_method``), as the
+paper's code averages them. All
 tolerances are standard errors over the repetitions (squared errors are paired: every method
 of a cell sees the same data sets).
 """
@@ -13,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from imlbench.metrics.claims import Tables, as_list, claim_kind, claim_row, select_rows
+from imlbench.metrics.claims import Tables, as_list, claim_kind, claim_row, per_combo, select_rows
 from imlbench.params import REQUIRED, choice, feature_name, integer, items, number, study_name, text
 from imlbench.stats import mean_and_se
 
@@ -22,13 +23,14 @@ from imlbench.stats import mean_and_se
 TRUTH = {
     "feature": feature_name("x1"),
     "truth_method": study_name("methods", None),
-    "truth_table": text("pfi_x1"),
+    "truth_table": text("importance"),
 }
 
 
 def errors(claim: dict, t: Tables, learner: str, method: str) -> pd.Series:
     """Per-repetition estimate minus truth of the claim's feature (index: rep); empty when the
-    estimates or the truth are missing."""
+    estimates or the truth are missing (the selector of the kinds,
+    :func:`imlbench.metrics.claims.per_combo`: they say so in their rows)."""
     sc = claim["where"]["scenario"]
     feature = claim["feature"]
     est = select_rows(t.ranked, sc, learner, method)
@@ -49,7 +51,7 @@ def claim_truth(claim: dict, t: Tables, learner: str) -> float:
     table = t.truths.get((sc, claim["truth_table"]))
     if table is None:
         return np.nan
-    table = table[(table["feature"] == feature) & (table["estimand"] == "conditional")]
+    table = table[(table["feature"] == feature) & (table["estimand"] == "pfi_conditional")]
     return float(table["value"].iloc[0])
 
 
@@ -71,28 +73,23 @@ def pfi_mse(claim: dict, t: Tables) -> list[dict]:
     if len(methods) != len(claim["values"]):
         raise ValueError(f"claim {claim['id']}: {len(methods)} methods but "
                          f"{len(claim['values'])} values")
-    rows = []
-    for learner in as_list(claim["where"]["learner"]):
-        for method, published in zip(methods, claim["values"], strict=True):
-            sq = (errors(claim, t, learner, method) ** 2).dropna()
-            if sq.empty:
-                rows.append(claim_row(claim, learner, method, "", "", None)
-                            | {"published": f"{published:g}"})
-                continue
-            mse, se = mean_and_se(sq)
-            se_pub = float(sq.std(ddof=1) / np.sqrt(r_pub)) if len(sq) > 1 else np.inf
-            bound = z * float(np.hypot(se, se_pub))
-            rows.append(claim_row(
-                claim, learner, method, f"MSE {mse:.3g} (SE {se:.2g}, {len(sq)} reps)",
-                f"|MSE - published| <= {z:g} sqrt(SE^2 + SE_pub^2) = {bound:.3g} "
-                f"(SE_pub = sd / sqrt({r_pub}))", abs(mse - published) <= bound,
-            ) | {"published": f"{published:g}"})
-    return rows
+    published_of = dict(zip(methods, claim["values"], strict=True))
 
+    def one(claim: dict, e: pd.Series, learner: str, method: str) -> dict:
+        published = published_of[method]
+        sq = (e ** 2).dropna()
+        if sq.empty:
+            return claim_row(claim, learner, method, "", "", None) | {"published": f"{published:g}"}
+        mse, se = mean_and_se(sq)
+        se_pub = float(sq.std(ddof=1) / np.sqrt(r_pub)) if len(sq) > 1 else np.inf
+        bound = z * float(np.hypot(se, se_pub))
+        return claim_row(
+            claim, learner, method, f"MSE {mse:.3g} (SE {se:.2g}, {len(sq)} reps)",
+            f"|MSE - published| <= {z:g} sqrt(SE^2 + SE_pub^2) = {bound:.3g} "
+            f"(SE_pub = sd / sqrt({r_pub}))", abs(mse - published) <= bound,
+        ) | {"published": f"{published:g}"}
 
-def _paired(claim: dict, t: Tables, learner: str, a: str, b: str) -> pd.Series:
-    """Per-repetition e_a^2 - e_b^2 of two methods on the same data sets."""
-    return (errors(claim, t, learner, a) ** 2 - errors(claim, t, learner, b) ** 2).dropna()
+    return per_combo(claim, t, errors, one)
 
 
 @claim_kind("mse_order", params={
@@ -105,27 +102,28 @@ def mse_order(claim: dict, t: Tables) -> list[dict]:
     With ``expect: not_worse`` the method is only not detectably worse: mean(d) - z SE(d) <= 0."""
     z = claim["z"]
     strict = claim["expect"] == "better"
-    rows = []
-    for learner in as_list(claim["where"]["learner"]):
-        for method in as_list(claim["where"]["method"]):
-            parts, oks = [], []
-            for other in claim["worse"]:
-                d = _paired(claim, t, learner, method, other)
-                if d.empty:
-                    oks.append(None)
-                    continue
-                mean, se = mean_and_se(d)
-                oks.append(mean + z * se < 0 if strict else mean - z * se <= 0)
-                parts.append(f"vs {other}: {mean:+.3g} (SE {se:.2g})")
-            ok = None if None in oks else all(oks)
-            test = "< 0" if strict else "<= 0"
-            sign = "+" if strict else "-"
-            rows.append(claim_row(
-                claim, learner, method,
-                f"MSE difference {'; '.join(parts)}" if parts else "",
-                f"paired MSE difference {sign} {z:g} SE {test}", ok,
-            ))
-    return rows
+
+    def one(claim: dict, e: pd.Series, learner: str, method: str) -> dict:
+        parts, oks = [], []
+        for other in claim["worse"]:
+            # per repetition e_method^2 - e_other^2: the two methods on the same data sets
+            d = (e ** 2 - errors(claim, t, learner, other) ** 2).dropna()
+            if d.empty:
+                oks.append(None)
+                continue
+            mean, se = mean_and_se(d)
+            oks.append(mean + z * se < 0 if strict else mean - z * se <= 0)
+            parts.append(f"vs {other}: {mean:+.3g} (SE {se:.2g})")
+        ok = None if None in oks else all(oks)
+        test = "< 0" if strict else "<= 0"
+        sign = "+" if strict else "-"
+        return claim_row(
+            claim, learner, method,
+            f"MSE difference {'; '.join(parts)}" if parts else "",
+            f"paired MSE difference {sign} {z:g} SE {test}", ok,
+        )
+
+    return per_combo(claim, t, errors, one)
 
 
 @claim_kind("pfi_bias", params={
@@ -136,22 +134,21 @@ def pfi_bias(claim: dict, t: Tables) -> list[dict]:
     mean(e) + z SE < 0, or mean(e) - z SE > 0 (z = 2)."""
     z = claim["z"]
     below = claim["expect"] == "below"
-    rows = []
-    for learner in as_list(claim["where"]["learner"]):
-        for method in as_list(claim["where"]["method"]):
-            e = errors(claim, t, learner, method).dropna()
-            if e.empty:
-                rows.append(claim_row(claim, learner, method, "", "", None))
-                continue
-            mean, se = mean_and_se(e)
-            ok = mean + z * se < 0 if below else mean - z * se > 0
-            truth = claim_truth(claim, t, learner)
-            rows.append(claim_row(
-                claim, learner, method,
-                f"mean estimate {truth + mean:.3g} vs truth {truth:.3g} (SE {se:.2g})",
-                f"mean error {'+' if below else '-'} {z:g} SE {'< 0' if below else '> 0'}", ok,
-            ))
-    return rows
+
+    def one(claim: dict, e: pd.Series, learner: str, method: str) -> dict:
+        e = e.dropna()
+        if e.empty:
+            return claim_row(claim, learner, method, "", "", None)
+        mean, se = mean_and_se(e)
+        ok = mean + z * se < 0 if below else mean - z * se > 0
+        truth = claim_truth(claim, t, learner)
+        return claim_row(
+            claim, learner, method,
+            f"mean estimate {truth + mean:.3g} vs truth {truth:.3g} (SE {se:.2g})",
+            f"mean error {'+' if below else '-'} {z:g} SE {'< 0' if below else '> 0'}", ok,
+        )
+
+    return per_combo(claim, t, errors, one)
 
 
 @claim_kind("depth_trend", params={
@@ -165,29 +162,25 @@ def depth_trend(claim: dict, t: Tables) -> list[dict]:
     estimate does not move, |mean(est_deep - est_shallow)| <= z SE (z = 3)."""
     z = claim["z"]
     shallow, deep = claim["depths"]
-    rows = []
-    for learner in as_list(claim["where"]["learner"]):
+
+    def one(claim: dict, r: pd.DataFrame, learner: str, method: str) -> dict:
         truth = claim_truth(claim, t, learner)
-        for method in as_list(claim["where"]["method"]):
-            r = select_rows(t.other, claim["where"]["scenario"], learner, method)
-            if r.empty:
-                rows.append(claim_row(claim, learner, method, "", "", None))
-                continue
-            r = r[r["feature"] == claim["feature"]]
-            wide = r.pivot_table(index="rep", columns="depth", values="value")
-            lo, hi = wide[shallow], wide[deep]
-            if claim["expect"] == "approaches":
-                mean, se = mean_and_se((hi - truth) ** 2 - (lo - truth) ** 2)
-                ok = mean + z * se < 0
-                test = f"mean(e_{deep}^2 - e_{shallow}^2) + {z:g} SE < 0"
-            else:
-                mean, se = mean_and_se(hi - lo)
-                ok = abs(mean) <= z * se
-                test = f"|mean(est_{deep} - est_{shallow})| <= {z:g} SE"
-            rows.append(claim_row(
-                claim, learner, method,
-                f"mean cs-PFI depth {shallow}: {lo.mean():.3g}, depth {deep}: {hi.mean():.3g} "
-                f"(truth {truth:.3g}; difference {mean:+.3g}, SE {se:.2g}, {len(wide)} reps)",
-                test, bool(ok),
-            ))
-    return rows
+        r = r[r["feature"] == claim["feature"]]
+        wide = r.pivot_table(index="rep", columns="depth", values="value")
+        lo, hi = wide[shallow], wide[deep]
+        if claim["expect"] == "approaches":
+            mean, se = mean_and_se((hi - truth) ** 2 - (lo - truth) ** 2)
+            ok = mean + z * se < 0
+            test = f"mean(e_{deep}^2 - e_{shallow}^2) + {z:g} SE < 0"
+        else:
+            mean, se = mean_and_se(hi - lo)
+            ok = abs(mean) <= z * se
+            test = f"|mean(est_{deep} - est_{shallow})| <= {z:g} SE"
+        return claim_row(
+            claim, learner, method,
+            f"mean cs-PFI depth {shallow}: {lo.mean():.3g}, depth {deep}: {hi.mean():.3g} "
+            f"(truth {truth:.3g}; difference {mean:+.3g}, SE {se:.2g}, {len(wide)} reps)",
+            test, bool(ok),
+        )
+
+    return per_combo(claim, t, "other", one)

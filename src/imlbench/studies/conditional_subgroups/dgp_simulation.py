@@ -18,14 +18,14 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from imlbench.dgp.base import DGP, DGPS
+from imlbench.dgp.base import DGP, DGPS, GaussianNoise
 from imlbench.params import check, integer, number
 
 SCENARIOS = ("independent", "linear", "nonlinear", "multilinear")
 
 
 @DGPS.register("cspfi_simulation")
-class ConditionalSubgroupsSimulation(DGP):
+class ConditionalSubgroupsSimulation(GaussianNoise, DGP):
     def __init__(self, scenario: str = "linear", p: int = 10, noise_sd: float = 1.0) -> None:
         if scenario not in SCENARIOS:
             raise ValueError(f"scenario {scenario!r} is not one of {', '.join(SCENARIOS)}")
@@ -59,9 +59,6 @@ class ConditionalSubgroupsSimulation(DGP):
 
     def f(self, X: np.ndarray) -> np.ndarray:
         return X[:, 0] * X[:, 1] + X[:, :10].sum(axis=1)
-
-    def noise(self, n: int, rng: np.random.Generator) -> np.ndarray:
-        return rng.normal(0.0, self.noise_sd, size=n)
 
     def sample_conditional(
         self, X: np.ndarray, features: Sequence[int], rng: np.random.Generator

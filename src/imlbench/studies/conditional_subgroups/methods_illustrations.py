@@ -3,14 +3,16 @@
 ``sampler_draws``       one draw of a fitted sampler at every training row, with the row's
                         subgroup: the permuted points of Figs. 3 and 4 (marginal permutation,
                         permutation within subgroups).
-``mplot_window``        the M-plot with overlapping windows (the paper's "conditional PDP",
-                        Figs. 2 and 5; :mod:`imlbench.studies.conditional_subgroups.window_mplot`).
 ``pfi_repeats``         PFI with a fitted sampler, one value per repeat (eq. 2 before the
                         mean over the M repeats), so claims can use the repeat SE (Fig. 2).
 ``effect_slopes``       least-squares slope of a PDP, M-plot or each cs-PDP with a bootstrap SE
                         (:mod:`imlbench.studies.conditional_subgroups.curve_slopes`; Figs. 2 and 5).
 ``pdp_vs_predictions``  the PDP with its SE over rows next to the range of the observed
                         predictions (Fig. 1).
+
+The M-plot with overlapping windows (the paper's "conditional PDP", Figs. 2 and 5), the method
+``mplot_window`` and the ``mplot`` curve of ``effect_slopes``, is the layer's
+(:mod:`imlbench.explain.window_mplot`).
 """
 
 from __future__ import annotations
@@ -33,16 +35,20 @@ from imlbench.explain.api import (
 )
 from imlbench.explain.batching import predict_rows
 from imlbench.explain.effects import ice, partial_dependence
-from imlbench.explain.grids import GRID_FIELDS, make_grid
+from imlbench.explain.grids import make_grid
 from imlbench.explain.importance import replacement_importance
-from imlbench.params import choice, flag, integer, number, table
+from imlbench.explain.window_mplot import (
+    WIDTH,
+    WINDOW_GRID,
+    window_marginal_plot,
+    window_width,
+)
+from imlbench.params import choice, flag, integer
 from imlbench.studies.conditional_subgroups.curve_slopes import Curves, bootstrap_slopes
-from imlbench.studies.conditional_subgroups.window_mplot import window_marginal_plot
 
-#: the effect curves' grid: by default 30 equidistant values over the data range
-CURVE_GRID = {"grid": table(GRID_FIELDS, {"kind": "equidistant", "size": 30})}
-#: the M-plot window as a share of the range of x_j (the paper: 1/20 in Fig. 2, 1/10 in Fig. 5)
-WIDTH = {"width": number(0.05, minimum=0)}
+#: the effect curves' grid, the windowed M-plot's: by default 30 equidistant values over the
+#: data range
+CURVE_GRID = WINDOW_GRID
 CURVES = ("pdp", "mplot", "cs_pdp")
 
 
@@ -50,11 +56,6 @@ def _grid(ctx: ExplainContext, params: dict, j: int, x: np.ndarray | None = None
     """The ``grid`` of feature j over ``x`` (default: the training column)."""
     x = ctx.X[:, j] if x is None else x
     return make_grid(x, params["grid"], ctx.feature_names[j])
-
-
-def _window(ctx: ExplainContext, params: dict, j: int) -> float:
-    """The M-plot window: ``width`` times the range of x_j."""
-    return params["width"] * float(np.ptp(ctx.X[:, j]))
 
 
 @method("sampler_draws", params={**FEATURES, **SAMPLER, **CATEGORICAL})
@@ -70,20 +71,6 @@ def _sampler_draws(ctx: ExplainContext, params: dict, rng: np.random.Generator) 
         df["group"] = fs.groups(ctx.X)
         df["draw"] = fs.draw(ctx.X, rng)
         frames.append(df)
-    return pd.concat(frames, ignore_index=True)
-
-
-@method("mplot_window", kind="effect", params={**FEATURES, **CURVE_GRID, **WIDTH, **DATA})
-def _mplot_window(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
-    """Mean prediction within ``width`` x range of x_j around each grid value."""
-    X, _ = ctx.data(params)
-    frames = []
-    for j in ctx.features(params):
-        grid = _grid(ctx, params, j)
-        value, count = window_marginal_plot(ctx.predict, X, j, grid, _window(ctx, params, j),
-                                            max_rows=ctx.max_rows)
-        frames.append(pd.DataFrame({"feature": ctx.feature_names[j], "x": grid, "value": value,
-                                    "count": count}))
     return pd.concat(frames, ignore_index=True)
 
 
@@ -119,7 +106,7 @@ def _curves(ctx: ExplainContext, params: dict, j: int,
                                                            max_rows=ctx.max_rows))},
                 {0: len(ctx.X)})
     if kind == "mplot":
-        grid, width = _grid(ctx, params, j), _window(ctx, params, j)
+        grid, width = _grid(ctx, params, j), window_width(ctx.X[:, j], params["width"])
         return (lambda p, X: {0: (grid, window_marginal_plot(p, X, j, grid, width,
                                                               max_rows=ctx.max_rows)[0])},
                 {0: len(ctx.X)})

@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from imlbench.studies.conditional_subgroups.dgp_simulation import ConditionalSubgroupsSimulation
-from imlbench.truth import truth
+from imlbench.truth import truth, truth_frame
 
 PHI0 = 1.0 / np.sqrt(2.0 * np.pi)
 _UP, _DOWN = 1 + 2 * PHI0, 1 - 2 * PHI0
@@ -34,10 +34,12 @@ def true_pfi_x1(scenario: str) -> dict[str, float]:
     return {"marginal": marginal[scenario], "conditional": conditional[scenario]}
 
 
-@truth("cspfi_simulation", ("pfi_x1",))
+@truth("cspfi_simulation", ("importance",))
 def cspfi_truths(
     dgp: ConditionalSubgroupsSimulation, fixed_rng: Callable[[str], np.random.Generator]
 ) -> dict[str, pd.DataFrame]:
-    values = true_pfi_x1(dgp.scenario)
-    return {"pfi_x1": pd.DataFrame({"feature": "x1", "estimand": list(values),
-                                    "value": list(values.values())})}
+    """``importance``: the marginal and conditional PFI of x1 (estimands pfi_marginal,
+    pfi_conditional)."""
+    return {"importance": pd.concat([truth_frame(f"pfi_{kind}", "x1", value)
+                                     for kind, value in true_pfi_x1(dgp.scenario).items()],
+                                    ignore_index=True)}

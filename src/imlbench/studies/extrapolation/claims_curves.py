@@ -24,9 +24,9 @@ the scorecard row.
 ``importance_level``     (Fig. 4) a feature's importance (optionally relative to another
                          feature's, per repetition) is above ``value`` (mean - t' SE > value)
                          or below it (mean + t' SE < value)
-``rank_shift``           (Fig. 9) a feature's rank under the claim's method exceeds its rank
-                         under method ``than`` by more than ``min_shift``: mean - t' SE >
-                         min_shift; with one repetition the difference itself (exact)
+
+Fig. 9's claim that a feature's rank under one method exceeds its rank under another uses the
+layer's kind ``rank_shift`` (:mod:`imlbench.metrics.rank_claims`).
 """
 
 from __future__ import annotations
@@ -37,9 +37,9 @@ from functools import partial
 import numpy as np
 import pandas as pd
 
-from imlbench.metrics.claims import Tables, claim_kind, claim_row, combos, select_rows
-from imlbench.metrics.curve_claims import compared
-from imlbench.params import choice, feature_name, number, study_name, text
+from imlbench.metrics.claims import NoData, Tables, claim_kind, claim_row, per_combo, select_rows
+from imlbench.metrics.curve_claims import compared_row
+from imlbench.params import choice, feature_name, number, text
 from imlbench.stats import t_multiplier
 
 #: bootstrap resamples of the repetitions for the SE of a spread ratio, and their seed
@@ -56,16 +56,19 @@ def _where(claim: dict, learner: str, method: str, scenario: str | None = None) 
     return f"{scenario or claim['where']['scenario']}/{learner}/{method}"
 
 
-def _no_data(claim: dict, learner: str, method: str, reason: str = "") -> dict:
-    return claim_row(claim, learner, method, "", "", None, reason)
-
-
 def _rows(t: Tables, scenario: str, learner: str, method: str) -> pd.DataFrame:
     o = t.other
     if o.empty or not {"scenario", "learner", "method"} <= set(o):
         return pd.DataFrame()
     r = select_rows(o, scenario, learner, method)
     return r.assign(rep=0) if len(r) and "rep" not in r else r
+
+
+def _estimates(claim: dict, t: Tables, learner: str, method: str) -> pd.DataFrame | NoData:
+    """Selector (:func:`imlbench.metrics.claims.per_combo`): :func:`_rows` of the claim's
+    scenario."""
+    r = _rows(t, claim["where"]["scenario"], learner, method)
+    return NoData() if r.empty else r
 
 
 def mean_curves(r: pd.DataFrame, feature: str) -> pd.DataFrame:
@@ -122,25 +125,29 @@ def _region_ratio(a: np.ndarray, _: np.ndarray | None, off: np.ndarray, on: np.n
 def spread_ratio(claim: dict, t: Tables) -> list[dict]:
     """The between-fit SD of the curve of ``feature``, averaged over the grid, in the claim's
     scenario divided by that in scenario ``than`` exceeds ``min_ratio`` (see the module doc)."""
-    rows = []
-    for learner, method in combos(claim["where"]):
-        scs = (claim["where"]["scenario"], claim["than"])
+    scs = (claim["where"]["scenario"], claim["than"])
+
+    def both_curves(claim: dict, t: Tables, learner: str, method: str
+                    ) -> list[pd.DataFrame] | NoData:
         wide = [mean_curves(_rows(t, sc, learner, method), claim["feature"])
                 if len(_rows(t, sc, learner, method)) else pd.DataFrame() for sc in scs]
         short = [f"{_where(claim, learner, method, sc)} has {len(w)}"
                  for sc, w in zip(scs, wide, strict=True) if len(w) < 3]
         if short:
-            rows.append(_no_data(claim, learner, method, "a between-fit SD with a bootstrap SE "
-                                 "needs curves of 3 repetitions or more: " + "; ".join(short)))
-            continue
+            return NoData("a between-fit SD with a bootstrap SE needs curves of 3 repetitions "
+                          "or more: " + "; ".join(short))
+        return wide
+
+    def one(claim: dict, wide: list[pd.DataFrame], learner: str, method: str) -> dict:
         ratio = _spread_ratio(wide[0].to_numpy(float), wide[1].to_numpy(float))
-        rows.append(_ratio_row(
+        return _ratio_row(
             claim, learner, method, ratio, log_ratio_se(*wide, _spread_ratio),
             min(map(len, wide)),
             f"mean between-fit SD of {claim['feature']}: {spread(wide[0]):.4g} in "
             f"{scs[0]} vs {spread(wide[1]):.4g} in {scs[1]} ({len(wide[0])} and "
-            f"{len(wide[1])} reps)"))
-    return rows
+            f"{len(wide[1])} reps)")
+
+    return per_combo(claim, t, both_curves, one)
 
 
 def _surfaces(r: pd.DataFrame) -> pd.DataFrame:
@@ -157,20 +164,14 @@ def _regions(claim: dict, points: pd.MultiIndex) -> tuple[np.ndarray, np.ndarray
 REGIONS = {"corner": number(0.5, minimum=0), "diagonal": number(0.1, minimum=0)}
 
 
-def _per_surface(claim: dict, t: Tables,
-                 fn: Callable[[dict, pd.DataFrame, str, str], dict]) -> list[dict]:
-    """``fn(claim, surface, learner, method)`` for every (learner, method) of the claim whose
-    estimates are a surface (columns x, z), else a row without data saying why."""
-    rows = []
-    for learner, method in combos(claim["where"]):
-        r = _rows(t, claim["where"]["scenario"], learner, method)
-        if r.empty or "z" not in r:
-            rows.append(_no_data(claim, learner, method, "" if r.empty else
-                                 f"the estimates of {_where(claim, learner, method)} are no "
-                                 f"surface (no column z)"))
-        else:
-            rows.append(fn(claim, r, learner, method))
-    return rows
+def _surface(claim: dict, t: Tables, learner: str, method: str) -> pd.DataFrame | NoData:
+    """Selector (:func:`imlbench.metrics.claims.per_combo`): the claim's estimates when they
+    are a surface (columns x, z), else why not."""
+    r = _rows(t, claim["where"]["scenario"], learner, method)
+    if r.empty or "z" not in r:
+        return NoData("" if r.empty else f"the estimates of {_where(claim, learner, method)} "
+                      f"are no surface (no column z)")
+    return r
 
 
 @claim_kind("region_spread_ratio", params={**REGIONS, "min_ratio": number(1.0, above=0), **K})
@@ -179,13 +180,13 @@ def region_spread_ratio(claim: dict, t: Tables) -> list[dict]:
     |x - z| >= ``corner``, divided by that over the points with |x - z| <= ``diagonal``, exceeds
     ``min_ratio`` (see the module doc)."""
 
-    def one(claim: dict, r: pd.DataFrame, learner: str, method: str) -> dict:
+    def one(claim: dict, r: pd.DataFrame, learner: str, method: str) -> dict | NoData:
         wide = _surfaces(r)
         off, on = _regions(claim, wide.columns)
         if len(wide) < 3 or not off.any() or not on.any():
-            return _no_data(claim, learner, method, f"{_where(claim, learner, method)} has "
-                            f"{len(wide)} repetitions (3 needed), {int(off.sum())} points off "
-                            f"and {int(on.sum())} on the diagonal")
+            return NoData(f"{_where(claim, learner, method)} has {len(wide)} repetitions (3 "
+                          f"needed), {int(off.sum())} points off and {int(on.sum())} on the "
+                          f"diagonal")
         stat = partial(_region_ratio, off=off, on=on)
         ratio = stat(wide.to_numpy(float), None)
         return _ratio_row(
@@ -194,15 +195,7 @@ def region_spread_ratio(claim: dict, t: Tables) -> list[dict]:
             f"{claim['corner']:g} ({int(off.sum())} points) vs {spread(wide.loc[:, on]):.4g} at "
             f"|x - z| <= {claim['diagonal']:g} ({int(on.sum())}); {len(wide)} reps")
 
-    return _per_surface(claim, t, one)
-
-
-def _one_sided(claim: dict, learner: str, method: str, d: pd.Series, what: str,
-               value: float = 0.0, compare: str = "above") -> dict:
-    """``d`` per repetition above ``value`` (mean - t' SE > value) or below it."""
-    ok, se, tolerance = compared(d, value, claim["k"], 0.0, compare)
-    return claim_row(claim, learner, method,
-                     f"{what}: {d.mean():.4g} (SE {se:.3g}, {len(d)} reps)", tolerance, ok)
+    return per_combo(claim, t, _surface, one)
 
 
 @claim_kind("region_gradient_gap", params={**REGIONS, **K})
@@ -212,7 +205,7 @@ def region_gradient_gap(claim: dict, t: Tables) -> list[dict]:
     (differences between neighbouring z at the same x, placed at their midpoint); its mean
     over repetitions is above 0 (see the module doc)."""
 
-    def one(claim: dict, r: pd.DataFrame, learner: str, method: str) -> dict:
+    def one(claim: dict, r: pd.DataFrame, learner: str, method: str) -> dict | NoData:
         r = r.sort_values(["rep", "x", "z"])
         g = r.groupby(["rep", "x"])
         slope = (g["value"].diff() / g["z"].diff()).abs()
@@ -223,22 +216,24 @@ def region_gradient_gap(claim: dict, t: Tables) -> list[dict]:
         on = d[d["gap"] <= claim["diagonal"]].groupby("rep")["slope"].mean()
         diff = (off - on).dropna()
         if len(diff) < 2:
-            return _no_data(claim, learner, method, f"{_where(claim, learner, method)}: an SE "
-                            f"needs both regions in 2 repetitions or more, it has {len(diff)}")
-        return _one_sided(
+            return NoData(f"{_where(claim, learner, method)}: an SE needs both regions in 2 "
+                          f"repetitions or more, it has {len(diff)}")
+        return compared_row(
             claim, learner, method, diff,
             f"mean |d f / d z| {off.mean():.4g} at |x - z| >= {claim['corner']:g} vs "
-            f"{on.mean():.4g} at |x - z| <= {claim['diagonal']:g}; difference")
+            f"{on.mean():.4g} at |x - z| <= {claim['diagonal']:g}; difference",
+            value=0.0, compare="above")
 
-    return _per_surface(claim, t, one)
+    return per_combo(claim, t, _surface, one)
 
 
 def _ice_truth(t: Tables, scenario: str, feature: str) -> pd.DataFrame:
-    """The true ICE curves of the reference rows (columns row, x, value, lo, hi)."""
+    """The true ICE curves of the reference rows that have a band (columns row, x, value, lo,
+    hi), from the scenario's ``effects`` truth."""
     e = t.truths.get((scenario, "effects"), pd.DataFrame())
-    if e.empty or not {"kind", "lo", "hi"} <= set(e):
+    if e.empty:
         return pd.DataFrame()
-    return e[(e["kind"] == "ice") & (e["feature"] == feature)]
+    return e[(e["estimand"] == "ice") & (e["feature"] == feature)].dropna(subset=["lo", "hi"])
 
 
 @claim_kind("band_error_gap", params={"feature": feature_name(), **K})
@@ -249,17 +244,11 @@ def band_error_gap(claim: dict, t: Tables) -> list[dict]:
     over the points inside it, pooled over the rows; its mean is above 0 (module doc)."""
     sc, feature = claim["where"]["scenario"], claim["feature"]
     truth = _ice_truth(t, sc, feature)
-    rows = []
-    for learner, method in combos(claim["where"]):
-        r = _rows(t, sc, learner, method)
-        if r.empty:
-            rows.append(_no_data(claim, learner, method))
-            continue
+
+    def one(claim: dict, r: pd.DataFrame, learner: str, method: str) -> dict | NoData:
         if truth.empty or "row" not in r:
-            rows.append(_no_data(claim, learner, method, f"{sc} has no true ICE curves of "
-                                 f"{feature} with a band, or {_where(claim, learner, method)} "
-                                 f"no curves of rows"))
-            continue
+            return NoData(f"{sc} has no true ICE curves of {feature} with a band, or "
+                          f"{_where(claim, learner, method)} no curves of rows")
         est = r[r["feature"] == feature].dropna(subset=["x", "value"])
         parts = []
         for row, tr in truth.groupby("row"):
@@ -271,16 +260,15 @@ def band_error_gap(claim: dict, t: Tables) -> list[dict]:
         p = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
         rms = (p.groupby(["rep", "inside"])["sq"].mean() ** 0.5).unstack() if len(p) else p
         if len(rms) < 2 or not {True, False} <= set(rms.columns):
-            rows.append(_no_data(claim, learner, method, f"{_where(claim, learner, method)}: "
-                                 f"an SE needs ICE points inside and outside the bands in 2 "
-                                 f"repetitions or more"))
-            continue
+            return NoData(f"{_where(claim, learner, method)}: an SE needs ICE points inside and "
+                          f"outside the bands in 2 repetitions or more")
         d = (rms[False] - rms[True]).dropna()
-        rows.append(_one_sided(
+        return compared_row(
             claim, learner, method, d,
             f"RMS error of the ICE of {feature} outside the band {rms[False].mean():.4g} vs "
-            f"inside {rms[True].mean():.4g}; difference"))
-    return rows
+            f"inside {rms[True].mean():.4g}; difference", value=0.0, compare="above")
+
+    return per_combo(claim, t, _estimates, one)
 
 
 @claim_kind("importance_level", params={
@@ -289,52 +277,18 @@ def band_error_gap(claim: dict, t: Tables) -> list[dict]:
 def importance_level(claim: dict, t: Tables) -> list[dict]:
     """A feature's importance per repetition (divided by that of ``relative_to`` when
     given) is above or below ``value`` (see the module doc)."""
-    sc, f, rel = claim["where"]["scenario"], claim["feature"], claim["relative_to"]
-    rows = []
-    for learner, method in combos(claim["where"]):
-        r = select_rows(t.ranked, sc, learner, method) if len(t.ranked) else t.ranked
-        if r.empty:
-            rows.append(_no_data(claim, learner, method))
-            continue
+    f, rel = claim["feature"], claim["relative_to"]
+
+    def one(claim: dict, r: pd.DataFrame, learner: str, method: str) -> dict | NoData:
         v = r.pivot_table(index="rep", columns="feature", values="value")
         missing = [x for x in (f, rel) if x is not None and x not in v]
         if missing or len(v) < 2:
-            rows.append(_no_data(claim, learner, method, f"{_where(claim, learner, method)} "
-                                 f"has {len(v)} repetitions (2 needed) and features "
-                                 f"{', '.join(map(str, v.columns))}"))
-            continue
+            return NoData(f"{_where(claim, learner, method)} has {len(v)} repetitions (2 "
+                          f"needed) and features {', '.join(map(str, v.columns))}")
         d = v[f] / v[rel] if rel else v[f]
         what = f"importance of {f}" + (f" / importance of {rel}" if rel else "")
-        rows.append(_one_sided(claim, learner, method, d.dropna(), what, claim["value"],
-                               claim["compare"]))
-    return rows
+        return compared_row(claim, learner, method, d.dropna(), what, value=claim["value"],
+                            compare=claim["compare"])
 
+    return per_combo(claim, t, "ranked", one)
 
-@claim_kind("rank_shift", params={"feature": feature_name(), "than": study_name("methods"),
-                                  "min_shift": number(0.0), **K})
-def rank_shift(claim: dict, t: Tables) -> list[dict]:
-    """The rank of ``feature`` (1 = least important) under the claim's method minus its rank
-    under method ``than``, per repetition, exceeds ``min_shift`` (see the module doc)."""
-    sc, f = claim["where"]["scenario"], claim["feature"]
-    rows = []
-    for learner, method in combos(claim["where"]):
-        ranks = [select_rows(t.ranked, sc, learner, m) if len(t.ranked) else t.ranked
-                 for m in (method, claim["than"])]
-        ranks = [r[r["feature"] == f].set_index("rep")["rank"] if len(r) else pd.Series()
-                 for r in ranks]
-        d = (ranks[0] - ranks[1]).dropna()
-        if d.empty:
-            rows.append(_no_data(claim, learner, method))
-            continue
-        if len(d) >= 2:
-            rows.append(_one_sided(claim, learner, method, d,
-                                   f"rank of {f} under {method} minus under {claim['than']}",
-                                   claim["min_shift"]))
-            continue
-        rows.append(claim_row(
-            claim, learner, method,
-            f"rank of {f}: {ranks[0].iloc[0]:g} under {method}, {ranks[1].iloc[0]:g} under "
-            f"{claim['than']} (difference {d.iloc[0]:g}; 1 repetition)",
-            f"difference > {claim['min_shift']:g} (one repetition: exact, no SE)",
-            bool(d.iloc[0] > claim["min_shift"])))
-    return rows

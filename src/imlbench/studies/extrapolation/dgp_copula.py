@@ -14,12 +14,12 @@ from collections.abc import Sequence
 import numpy as np
 from scipy.special import ndtr, ndtri
 
-from imlbench.dgp.base import DGP, DGPS, check_numbers
+from imlbench.dgp.base import DGP, DGPS, GaussianNoise, check_numbers
 from imlbench.params import ParamError, check, number
 
 
 @DGPS.register("copula_linear")
-class CopulaLinear(DGP):
+class CopulaLinear(GaussianNoise, DGP):
     """eq. (2) of Hooker et al. (2021); ``beta`` sets the number of features."""
 
     def __init__(self, beta: Sequence[float], rho: float, noise_sd: float) -> None:
@@ -51,9 +51,6 @@ class CopulaLinear(DGP):
 
     def f(self, X: np.ndarray) -> np.ndarray:
         return X @ self.beta
-
-    def noise(self, n: int, rng: np.random.Generator) -> np.ndarray:
-        return rng.normal(0.0, self.noise_sd, size=n)
 
     def sample_conditional(
         self, X: np.ndarray, features: Sequence[int], rng: np.random.Generator

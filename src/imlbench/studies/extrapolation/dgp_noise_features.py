@@ -14,12 +14,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from imlbench.dgp.base import DGP, DGPS, check_numbers
+from imlbench.dgp.base import DGP, DGPS, GaussianNoise, check_numbers
 from imlbench.params import check, integer, number
 
 
 @DGPS.register("gaussian_noise_features")
-class GaussianNoiseFeatures(DGP):
+class GaussianNoiseFeatures(GaussianNoise, DGP):
     def __init__(
         self,
         beta: Sequence[float],
@@ -87,9 +87,6 @@ class GaussianNoiseFeatures(DGP):
 
     def f(self, X: np.ndarray) -> np.ndarray:
         return X[:, : self.p] @ self.beta
-
-    def noise(self, n: int, rng: np.random.Generator) -> np.ndarray:
-        return rng.normal(0.0, self.noise_sd, size=n)
 
     def sample_conditional(
         self, X: np.ndarray, features: Sequence[int], rng: np.random.Generator

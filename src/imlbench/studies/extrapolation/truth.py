@@ -5,12 +5,16 @@
   conditional VI_j = 2 beta_j^2 E var(x_j | x_-j). For x1 given x2 under the Gaussian
   copula, with m = rho z2 and s^2 = 1 - rho^2, E(x1 | z2) = Phi(m / sqrt(1 + s^2)) and
   E(x1^2 | z2) = Phi_2(a, a; s^2 / (1 + s^2)), a = m / sqrt(1 + s^2) (the bivariate
-  normal CDF), integrated over z2 ~ N(0, 1) by Gauss-Hermite quadrature. Theoretical
-  ranks are average ranks (ties share the mean position), least important = 1.
+  normal CDF), integrated over z2 ~ N(0, 1) by Gauss-Hermite quadrature (estimands
+  pfi_marginal, pfi_conditional). Their theoretical ranks are computed where they are read
+  (:func:`imlbench.metrics.ranks.truth_ranks`).
 * Effects: the PD of feature j, beta_j x + sum_{k != j} beta_k / 2; the conditional
   expectation E(f | x_j = x) (for the copula pair, E(x2 | x1) = Phi(rho z1 / sqrt(2 - rho^2)));
   ICE of the reference rows, beta_j x + sum_{k != j} beta_k r_k, with the interval of
-  x_j within two conditional standard deviations of its copula partner (Figs. 3 and 6).
+  x_j within two conditional standard deviations of its copula partner (``lo``, ``hi``;
+  Figs. 3 and 6).
+
+Both tables have the one shape of :mod:`imlbench.explain.estimands`; every value is exact.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ import pandas as pd
 from scipy.special import ndtr, ndtri
 
 from imlbench.studies.extrapolation.dgp_copula import CopulaLinear
-from imlbench.truth import truth
+from imlbench.truth import truth, truth_frame
 
 N_ICE_ROWS = 11
 TRUTH_GRID = np.linspace(0.0, 1.0, 101)
@@ -49,25 +53,14 @@ def copula_pearson(rho: float) -> float:
     return 6.0 / np.pi * np.arcsin(rho / 2.0)
 
 
-def _ranks(values: np.ndarray) -> np.ndarray:
-    from scipy.stats import rankdata
-
-    return rankdata(values, method="average")
-
-
 def importance_truth(dgp: CopulaLinear) -> pd.DataFrame:
+    """The ``importance`` table: marginal and conditional PFI of every feature."""
     var = np.full(dgp.p, 1.0 / 12.0)
     cvar = var.copy()
     cvar[:2] = copula_conditional_variance(dgp.rho)
-    marginal = 2.0 * dgp.beta**2 * var
-    conditional = 2.0 * dgp.beta**2 * cvar
-    return pd.DataFrame({
-        "feature": dgp.feature_names,
-        "marginal": marginal,
-        "conditional": conditional,
-        "rank_marginal": _ranks(marginal),
-        "rank_conditional": _ranks(conditional),
-    })
+    return pd.concat([truth_frame("pfi_marginal", dgp.feature_names, 2.0 * dgp.beta**2 * var),
+                      truth_frame("pfi_conditional", dgp.feature_names,
+                                  2.0 * dgp.beta**2 * cvar)], ignore_index=True)
 
 
 def _partner_mean(dgp: CopulaLinear, j: int, x: np.ndarray) -> np.ndarray:
@@ -83,25 +76,19 @@ def effects_truth(
     frames = []
     for j, name in enumerate(dgp.feature_names):
         pd_ = dgp.beta[j] * x + rest - dgp.beta[j] / 2.0
-        frames.append(
-            pd.DataFrame({"kind": "pd", "feature": name, "row": -1, "x": x, "value": pd_})
-        )
+        frames.append(truth_frame("pd", name, pd_, x=x))
         cond = pd_.copy()
         if j < 2:
             k = 1 - j
             cond = cond - dgp.beta[k] / 2.0 + dgp.beta[k] * _partner_mean(dgp, j, x)
-        frames.append(
-            pd.DataFrame({"kind": "conditional", "feature": name, "row": -1, "x": x, "value": cond})
-        )
+        frames.append(truth_frame("conditional", name, cond, x=x))
     rows = dgp.reference_rows(N_ICE_ROWS, fixed_rng("ice_rows"))
     for j in (0, 1):
         band = dgp.conditional_band(j, rows[:, 1 - j])
         for i, r in enumerate(rows):
             value = dgp.beta[j] * x + r @ dgp.beta - dgp.beta[j] * r[j]
-            frames.append(pd.DataFrame({
-                "kind": "ice", "feature": dgp.feature_names[j], "row": i, "x": x, "value": value,
-                "lo": band[i, 0], "hi": band[i, 1],
-            }))
+            frames.append(truth_frame("ice", dgp.feature_names[j], value, x=x, row=i,
+                                      lo=band[i, 0], hi=band[i, 1]))
     return pd.concat(frames, ignore_index=True)
 
 

@@ -97,8 +97,8 @@ def _refits(est: pd.DataFrame, quantity: str) -> np.ndarray:
     return r.pivot_table(index="split", columns=key, values="value", sort=False).to_numpy()
 
 
-@claim_kind("pdpfi_mse", params={**NEEDS, **Z, "values": table(value=number(minimum=0))})
-def pdpfi_mse(claim: dict, t: Tables) -> list[dict]:
+@claim_kind("pd_pfi_mse", params={**NEEDS, **Z, "values": table(value=number(minimum=0))})
+def pd_pfi_mse(claim: dict, t: Tables) -> list[dict]:
     """The mean out-of-bag MSE of each learner of ``values`` (published numbers): |ours -
     published| <= z sqrt(2) s / sqrt(m), s the SD of the per-split MSEs (both numbers are
     means over m bootstrap splits of the same data)."""
@@ -121,10 +121,10 @@ def pdpfi_mse(claim: dict, t: Tables) -> list[dict]:
     return rows
 
 
-@claim_kind("pdpfi_mse_difference", params={
+@claim_kind("pd_pfi_mse_difference", params={
     **NEEDS, **Z, "best": study_name("learners"), "expect": choice("negative", ("negative",)),
     "intervals": table(value=items(number(), length=2), default={})})
-def pdpfi_mse_difference(claim: dict, t: Tables) -> list[dict]:
+def pd_pfi_mse_difference(claim: dict, t: Tables) -> list[dict]:
     """The corrected resampled t-test of ``best`` against each other learner of
     ``where.learner``: the mean paired MSE difference (best - other) over the shared splits
     and its interval mean +- t_{m-1} sqrt((1/m + c) s^2).
@@ -178,8 +178,8 @@ def _pfi(est: pd.DataFrame) -> pd.DataFrame:
     return r[r["rep"] == r["rep"].min()].set_index("feature")
 
 
-@claim_kind("pdpfi_top_features", params={**NEEDS, "top": items(feature_name())})
-def pdpfi_top_features(claim: dict, t: Tables) -> list[dict]:
+@claim_kind("pd_pfi_top_features", params={**NEEDS, "top": items(feature_name())})
+def pd_pfi_top_features(claim: dict, t: Tables) -> list[dict]:
     """The features of ``top`` are the k most important by PFI, per method of
     ``where.method``: our top k by point estimate equal them, or each mismatch (a published
     feature outside our top k against one of ours inside) has overlapping 95% intervals."""
@@ -206,9 +206,9 @@ def pdpfi_top_features(claim: dict, t: Tables) -> list[dict]:
     return rows
 
 
-@claim_kind("pdpfi_pfi_separation",
+@claim_kind("pd_pfi_pfi_separation",
             params={**NEEDS, "features": items(feature_name(), length=2)})
-def pdpfi_pfi_separation(claim: dict, t: Tables) -> list[dict]:
+def pd_pfi_pfi_separation(claim: dict, t: Tables) -> list[dict]:
     """``features`` [a, b]: at the learner level (first method) a's interval lies above b's
     (no overlap); at the model level (second method) the two intervals overlap."""
     sc, (learner, *_), methods = _where(claim)
@@ -237,9 +237,9 @@ def _widths(est: pd.DataFrame, quantity: str) -> np.ndarray:
     return (r["upper"] - r["lower"]).to_numpy()
 
 
-@claim_kind("pdpfi_width_ratio",
+@claim_kind("pd_pfi_width_ratio",
             params={**NEEDS, **Z, "quantity": choice(REQUIRED, ("pd", "pfi"))})
-def pdpfi_width_ratio(claim: dict, t: Tables) -> list[dict]:
+def pd_pfi_width_ratio(claim: dict, t: Tables) -> list[dict]:
     """Learner-level intervals (first method) are wider than model-level ones (second) for
     ``quantity`` (pd or pfi): R = mean learner width / mean model width, R - z SE > 1, SE the
     jackknife SE of R over the refits (the model widths held fixed: their own relative error,
@@ -268,9 +268,9 @@ def pdpfi_width_ratio(claim: dict, t: Tables) -> list[dict]:
                       f"ratio - {z:g} SE = {r - z * se:.2f} > 1", bool(r - z * se > 1))]
 
 
-@claim_kind("pdpfi_pd_extremes",
+@claim_kind("pd_pfi_pd_extremes",
             params={**NEEDS, **Z, "share": number(0.1, minimum=0, maximum=0.5)})
-def pdpfi_pd_extremes(claim: dict, t: Tables) -> list[dict]:
+def pd_pfi_pd_extremes(claim: dict, t: Tables) -> list[dict]:
     """The learner-PD band is wider at the ends of the grid (the lowest and highest ``share``
     of its points, default 0.1) than inside: R = mean half-width at the ends / inside (the
     ratio of the refits' SDs), R - z SE > 1, SE the jackknife SE over the refits."""

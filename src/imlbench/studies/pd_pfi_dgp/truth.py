@@ -11,21 +11,21 @@ import numpy as np
 import pandas as pd
 
 from imlbench.studies.pd_pfi_dgp.dgp_toy import PdpUncertaintyToy
-from imlbench.truth import truth
+from imlbench.truth import truth, truth_frame
 
 #: each feature's range of the truth table: the support of x1, +-3 SD of the normal x2, x3.
 RANGES = {"x1": (0.0, 10.0), "x2": (-3.0, 3.0), "x3": (-3.0, 3.0)}
 
 
-@truth("pdp_uncertainty_toy", ("dgp_pd",))
+@truth("pdp_uncertainty_toy", ("effects",))
 def pd_toy_truths(
     dgp: PdpUncertaintyToy, fixed_rng: Callable[[str], np.random.Generator], size: int = 1001
 ) -> dict[str, pd.DataFrame]:
-    """``dgp_pd``: the DGP-PD of every feature on ``size`` equidistant points of its range
-    (columns feature, x, value). With 1001 points on [0, 10], linear interpolation of the x1
+    """``effects``: the DGP-PD (estimand ``pd``) of every feature on ``size`` equidistant points
+    of its range. With 1001 points on [0, 10], linear interpolation of the x1
     curve errs by at most h^2 / 8 max|f''| = 1.25e-5 (h = 0.01, |sin''| <= 1)."""
     frames = []
     for feature, (lo, hi) in RANGES.items():
         z = np.linspace(lo, hi, size)
-        frames.append(pd.DataFrame({"feature": feature, "x": z, "value": dgp.dgp_pd(feature, z)}))
-    return {"dgp_pd": pd.concat(frames, ignore_index=True)}
+        frames.append(truth_frame("pd", feature, dgp.dgp_pd(feature, z), x=z))
+    return {"effects": pd.concat(frames, ignore_index=True)}

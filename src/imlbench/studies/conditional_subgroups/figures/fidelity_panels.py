@@ -1,8 +1,9 @@
-"""Shared drawing of the data-fidelity figures (Molnar et al., Sect. 8, Figs. 9, 15-18).
+"""Shared drawing of the data-fidelity figures (Molnar et al., conditional subgroups, Sect. 8,
+Figs. 9, 15-18), and the boxplots per data set of Figs. 15-18 (``fidelity_boxplots``).
 
-The figures read the estimates of the ``data_fidelity`` method as the role :data:`FIDELITY`;
-they carry the data set as the swept parameter ``p_name``; each data set's panel title names
-the CC18 set it stands for.
+The figures read the estimates of the ``data_fidelity`` method as the role :data:`FIDELITY` and
+carry the data set as the swept parameter ``p_name``, from which :func:`dataset_title` names the
+CC18 set a table stands for.
 """
 
 from __future__ import annotations
@@ -10,7 +11,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from imlbench.figures import figure
 from imlbench.figures import style as st
+from imlbench.params import choice
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -23,6 +26,9 @@ FIDELITY = "data_fidelity"
 SAMPLERS_A = ["perm", "cart30", "trtr30", "ko", "imp", "ale", "cvirf", "none"]
 DEPTHS = [1, 2, 3, 4, 5, 30]
 TREE_SAMPLERS = [f"{t}{d}" for t in ("cart", "trtr") for d in DEPTHS]
+#: the samplers compared by ``fidelity_boxplots``: all kinds (Figs. 15, 16) or the trees by
+#: depth (Figs. 17, 18, with the bounds)
+SAMPLER_SETS = {"samplers": SAMPLERS_A, "trees": TREE_SAMPLERS}
 CART_COLOUR, TRTR_COLOUR, OTHER_COLOUR = "#d95f02", "#1b9e77", "#9e9e9e"
 #: dotted reference lines of Figs. 17, 18: lower (perm) and upper (none) bound.
 BOUNDS = {"perm": "#b2182b", "none": "black"}
@@ -52,25 +58,30 @@ def dataset_title(scenario_rows: pd.DataFrame) -> str:
     return name if t is None else f"{name} (CC18 {t.cc18_name}, {t.relation})"
 
 
-def half(scenarios: list[str], part: int) -> list[str]:
+def half_of(scenarios: list[str], part: int) -> list[str]:
     """The first (part 0) or second (part 1) half of the sorted data sets."""
     names = sorted(scenarios)
     cut = -(-len(names) // 2)
     return names[:cut] if part == 0 else names[cut:]
 
 
-def draw_boxplots(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Path,
-                  samplers: list[str], part: int, bounds: bool) -> None:
-    """One panel per data set of half ``part``: boxplots over features of each sampler's
-    fidelity averaged over repetitions (points: the features). ``bounds`` adds dotted lines
-    at the medians of ``perm`` and ``none`` (Figs. 17, 18)."""
+@figure("conditional_subgroups.fidelity_boxplots", methods=(FIDELITY,),
+        params={"samplers": choice("samplers", tuple(SAMPLER_SETS)), "half": choice(1, (1, 2))})
+def draw_boxplots(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Path, *,
+                  samplers: str, half: int) -> None:
+    """One panel per data set of the first or second ``half`` (sorted by name): boxplots
+    over features of each sampler's fidelity averaged over repetitions (points: the
+    features), for every kind of sampler (``samplers``) or the trees by depth (``trees``,
+    with dotted lines at the medians of ``perm`` and ``none``)."""
     import numpy as np
     from matplotlib.lines import Line2D
 
     from imlbench.studies.conditional_subgroups.summaries import pair_means
 
+    bounds = samplers == "trees"
+    samplers = SAMPLER_SETS[samplers]
     table = fidelity_table(inputs)
-    scenarios = half(list(table["scenario"].unique()), part)
+    scenarios = half_of(list(table["scenario"].unique()), half - 1)
     needed = samplers + (["perm", "none"] if bounds else [])
     ncols = min(3, max(1, len(scenarios)))
     fig, style = st.new_figure(spec, rows=st.panel_rows(max(1, len(scenarios)), ncols),

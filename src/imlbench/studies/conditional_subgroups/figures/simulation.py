@@ -34,7 +34,7 @@ TRUE_MODEL_ESTIMATORS = tuple(r for r in ESTIMATORS if r != "cvirf")
 #: the role of the per-model Monte Carlo truths (setting II)
 MODEL_TRUTH = "model_truth"
 #: the estimand of the closed-form truth of the true model (setting I)
-TRUTH = "pfi_x1"
+TRUTH = "importance"
 
 
 def cells(table: pd.DataFrame) -> pd.DataFrame:
@@ -66,7 +66,7 @@ def cell_truths(inputs: FigureInputs, table: pd.DataFrame) -> pd.Series:
     out: dict[tuple[str, str], float] = {}
     if (table["learner"] == "truth").any():
         closed = inputs.truth(TRUTH)
-        closed = closed[closed["estimand"] == "conditional"]
+        closed = closed[closed["estimand"] == "pfi_conditional"]
         out.update({(sc, "truth"): v for sc, v in zip(closed["scenario"], closed["value"],
                                                        strict=True)})
     if (table["learner"] != "truth").any():

@@ -9,7 +9,6 @@ in the paper's notation (:data:`MEASURES`, keyed by the figures' method roles).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from imlbench.figures.style import ICE_GREY, LEARNERS, SURFACE_CMAP, THEORY, TRUTH, Look
@@ -44,23 +43,15 @@ OOB_RAW = Look("random forest, out-of-bag (unscaled)", "u", "#999933")
 OOB_ROLES = ("oob", "oob_raw")
 
 
-@dataclass(frozen=True)
-class Measure:
-    """How one importance measure is named (the paper's notation) and drawn."""
-
-    label: str
-    marker: str
-    colour: str
-
-
-MEASURES: dict[str, Measure] = {
-    "pfi": Measure(r"$VI^{\pi}$ permute", "o", "#222222"),
-    "cpfi": Measure(r"$VI^{C}$ conditional", "s", "#1b9e77"),
-    "loco": Measure(r"$VI^{D}$ drop and refit (LOCO)", "^", "#d95f02"),
-    "permute_relearn": Measure(r"$VI^{\pi L}$ permute and relearn", "D", "#7570b3"),
-    "condition_relearn": Measure(r"$VI^{CL}$ condition and relearn", "v", "#e7298a"),
-    "oob": Measure("out-of-bag importance", "o", OOB.colour),
-    "oob_raw": Measure("out-of-bag importance, unscaled", "u", OOB_RAW.colour),
+#: every importance measure in the paper's notation, with its letter, colour and marker
+MEASURES: dict[str, Look] = {
+    "pfi": Look(r"$VI^{\pi}$ permute", "p", "#222222", "o"),
+    "cpfi": Look(r"$VI^{C}$ conditional", "c", "#1b9e77", "s"),
+    "loco": Look(r"$VI^{D}$ drop and refit (LOCO)", "d", "#d95f02", "^"),
+    "permute_relearn": Look(r"$VI^{\pi L}$ permute and relearn", "l", "#7570b3", "D"),
+    "condition_relearn": Look(r"$VI^{CL}$ condition and relearn", "m", "#e7298a", "v"),
+    "oob": Look("out-of-bag importance", "o", OOB.colour, "o"),
+    "oob_raw": Look("out-of-bag importance, unscaled", "u", OOB_RAW.colour, "u"),
 }
 
 
@@ -88,9 +79,12 @@ def rank_axes(ax: Axes, features: list[str]) -> None:
     ax.set_ylabel("average rank (1 = least important)")
 
 
-def theory_ranks(ax: Axes, table: pd.DataFrame, column: str, features: list[str]) -> None:
-    """The theoretical rank of each feature (column ``column`` of the truth) as a dashed line."""
-    value = table.set_index("feature")[column].reindex(features)
+def theory_ranks(ax: Axes, table: pd.DataFrame, estimand: str, features: list[str]) -> None:
+    """The theoretical rank of each feature (of the true importances ``estimand`` of one
+    scenario's ``importance`` truth) as a dashed line."""
+    from imlbench.metrics.ranks import truth_ranks
+
+    value = truth_ranks(table, estimand).reindex(features)
     ax.plot(range(1, len(features) + 1), value.to_numpy(), zorder=1, **THEORY, **THEORY_MARKER)
 
 
@@ -118,9 +112,9 @@ def draw_ice(ax: Axes, ice: pd.DataFrame, pdp: pd.DataFrame, effects: pd.DataFra
     """
     import numpy as np
 
-    ranges = (effects[(effects["kind"] == "ice") & (effects["feature"] == feature)]
+    ranges = (effects[(effects["estimand"] == "ice") & (effects["feature"] == feature)]
               .groupby("row")[["lo", "hi"]].first())
-    true = effects[(effects["kind"] == truth_kind) & (effects["feature"] == feature)]
+    true = effects[(effects["estimand"] == truth_kind) & (effects["feature"] == feature)]
     for _, curve in true.groupby("row"):
         ax.plot(curve["x"], curve["value"], color=TRUTH, linewidth=0.8, alpha=0.7)
     curves = ice[ice["feature"] == feature].groupby(["row", "x"])["value"].mean()

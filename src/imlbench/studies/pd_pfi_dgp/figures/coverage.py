@@ -1,15 +1,19 @@
-"""Shared drawing of the coverage simulation's figures (Molnar et al., "Relating the PDP and
-PFI to the data generating process", Sect. 8 and App. H): coverage and width of the learner
-PD bands and PFI intervals against the number of refits, and width against coverage.
+"""Shared drawing of the coverage simulation's figures (Molnar et al., "Relating the PDP and PFI
+to the data generating process", Sect. 8 and App. H), and two of them: ``refit_grid``
+(Figs. 7-14) and ``width_vs_coverage`` (Figs. 3-4); the figure's scenarios fix n.
 
-Colours are the sampling strategies, as the paper's: bootstrap, subsampling, ideal (fresh
-data); naive intervals are drawn dashed with open markers, corrected ones solid and filled.
+The looks of the sampling strategies (:data:`STRATEGIES`) and of naive and corrected intervals
+(:func:`variant_style`), the curves against the number of refits (:func:`refit_curves`) and the
+legend (:func:`legend_handles`) also serve ``fig5`` and ``fig_beyond``.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from imlbench.figures import figure
+from imlbench.params import choice
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -72,11 +76,18 @@ def legend_handles(nominal: bool = True) -> list:
     return handles
 
 
+LEARNERS = ("lm", "rf", "tree")
+
+
+@figure("pd_pfi_dgp.refit_grid", tables=("summary",),
+        params={"quantity": choice("pd", tuple(QUANTITIES)),
+                "measure": choice("coverage", tuple(MEASURES))})
 def draw_refit_grid(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Path, *,
-                    quantity: str, measure: str,
-                    learners: tuple[str, ...] = ("lm", "rf", "tree")) -> None:
-    """Figs. 7-14: rows DGP, columns learner; ``measure`` against the number of refits (the
-    figure's scenarios fix n)."""
+                    quantity: str, measure: str) -> None:
+    """Figs. 7-14: rows DGP, columns learner; ``measure`` (coverage or width) of the
+    ``quantity``'s (PD or PFI) intervals against the number of refits; dashed: naive,
+    solid: corrected variance."""
+    learners = LEARNERS
     from imlbench.figures import style as st
 
     table = inputs.summary()
@@ -103,11 +114,14 @@ def draw_refit_grid(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Pa
     st.save(fig, style, out_png, out_pdf)
 
 
+@figure("pd_pfi_dgp.width_vs_coverage", tables=("summary",),
+        params={"intervals": choice("all", ("all", "corrected"))})
 def draw_width_vs_coverage(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Path,
-                           *, corrected_only: bool) -> None:
-    """Figs. 3-4: width against coverage at m = 15, one panel per quantity. Fig. 3 joins
-    each cell's naive and corrected interval; Fig. 4 (corrected only) joins subsampling to
-    bootstrap of the same cell."""
+                           *, intervals: str) -> None:
+    """Figs. 3-4: width against coverage at m = 15, one panel per quantity. With every
+    interval (Fig. 3) grey lines join each cell's naive and corrected interval; with the
+    corrected ones only (Fig. 4) they join subsampling to bootstrap of the same cell."""
+    corrected_only = intervals == "corrected"
     from imlbench.figures import style as st
 
     table = inputs.summary()

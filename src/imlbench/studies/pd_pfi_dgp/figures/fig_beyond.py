@@ -1,6 +1,4 @@
-"""Beyond the paper: coverage of the learner-PD bands and PFI intervals against the number
-of refits for xgboost, SVM and kNN at n = 100 (rows: DGP and quantity, columns: learner).
-"""
+"""Figs. 7 and 11 of Molnar et al. (2023, PDP/PFI and the DGP) for xgboost, SVM and kNN."""
 
 from __future__ import annotations
 

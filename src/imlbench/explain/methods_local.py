@@ -1,0 +1,97 @@
+"""The generic local (per-row) methods by name, as study files use them: Shapley values,
+LIME coefficients and ICI curves.
+
+Each adapter turns a study file's parameters (declared with type, default and allowed values;
+see :mod:`imlbench.explain.api`) into a call of the numerical function that implements the
+method, and returns a tidy table.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from imlbench.explain.api import (
+    CATEGORICAL,
+    DATA,
+    FEATURES,
+    ExplainContext,
+    categorical,
+    curves_frame,
+    draw_indices,
+    method,
+)
+from imlbench.explain.ici import individual_importance
+from imlbench.explain.importance import LOSSES, loss_named
+from imlbench.explain.lime import DISTANCES, SAMPLINGS, SELECTIONS, lime_coefficients
+from imlbench.explain.shapley import ESTIMATORS, shapley_exact, shapley_permutation, shapley_tree
+from imlbench.params import choice, integer, number
+
+
+@method("shap", needs=lambda p: {"trees"} if p["estimator"].startswith("tree") else set(), params={
+    **FEATURES, "estimator": choice("exact", ESTIMATORS),
+    "n_background": integer(100, minimum=1), "n_rows": integer(100, minimum=1),
+    "n_permutations": integer(10, minimum=1), **DATA,
+})
+def _shap(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
+    """Interventional Shapley values of ``n_rows`` rows against ``n_background`` rows (or, with
+    ``estimator: tree_path``, the path-dependent values of a tree ensemble, no background),
+    long format (one row per explained row and feature, with the feature's value: plotted,
+    the SHAP dependence curve)."""
+    X, _ = ctx.data(params)
+    rows = X[np.sort(draw_indices(len(X), params["n_rows"], rng))]
+    background = X[draw_indices(len(X), params["n_background"], rng)]
+    if params["estimator"] == "exact":
+        phi = shapley_exact(ctx.predict, rows, background, max_rows=ctx.max_rows)
+    elif params["estimator"] == "permutation":
+        phi = shapley_permutation(ctx.predict, rows, background, params["n_permutations"], rng,
+                                  max_rows=ctx.max_rows)
+    else:
+        phi = shapley_tree(ctx.model, rows,
+                           background if params["estimator"] == "tree" else None)
+    S = ctx.features(params)
+    return pd.DataFrame({
+        "feature": np.tile([ctx.feature_names[j] for j in S], len(rows)),
+        "row": np.repeat(np.arange(len(rows)), len(S)),
+        "x": rows[:, S].ravel(),
+        "value": phi[:, S].ravel(),
+    })
+
+
+LIME_OPTIONS = {
+    "n_samples": integer(5000, minimum=1), "sampling": choice("local", SAMPLINGS),
+    "local_sd": number(0.1, minimum=0), "distance": choice("euclidean", DISTANCES),
+    "kernel_width": number(None, minimum=0, nullable=True),
+    "n_features": integer(None, minimum=1, nullable=True),
+    "selection": choice("auto", SELECTIONS), "ridge": number(0.001, minimum=0),
+}
+
+
+@method("lime", params={"n_rows": integer(10, minimum=1), **LIME_OPTIONS, **CATEGORICAL, **DATA})
+def _lime(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
+    """LIME coefficients of ``n_rows`` rows drawn from the data (one row per row and feature)."""
+    X, _ = ctx.data(params)
+    rows = X[np.sort(draw_indices(len(X), params["n_rows"], rng))]
+    coef = lime_coefficients(ctx.predict, X, rows, rng, categorical=categorical(ctx, params),
+                             max_rows=ctx.max_rows, **{k: params[k] for k in LIME_OPTIONS})
+    p = X.shape[1]
+    return pd.DataFrame({
+        "row": np.repeat(np.arange(len(rows)), p),
+        "feature": np.tile(ctx.feature_names, len(rows)),
+        "value": coef.ravel(),
+    })
+
+
+@method("ici", params={**FEATURES, "n_values": integer(100, minimum=1),
+                       "loss": choice("squared", tuple(LOSSES)), **DATA})
+def _ici(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
+    """ICI curves (book ch. 10, eq. 8): the loss change of every row when x_j takes each of
+    ``n_values`` values drawn from the rows; PI, d-ICI and the stump derive from them."""
+    X, y = ctx.data(params)
+    loss = loss_named(params["loss"])
+    frames = []
+    for j in ctx.features(params):
+        values = X[np.sort(draw_indices(len(X), params["n_values"], rng)), j]
+        mat = individual_importance(ctx.predict, X, y, j, values, loss, max_rows=ctx.max_rows)
+        frames.append(curves_frame(ctx.feature_names[j], values, mat))
+    return pd.concat(frames, ignore_index=True)
