@@ -161,6 +161,9 @@ def test_curve_levels_match_the_true_gaps_and_not_wrong_ones():
     wrong = {c: g for c, g in LEVEL_GAPS.items() if c} | {3: 30.0}
     row = _row(_claim("curve_levels", feature="state", reference=0, values=wrong))
     assert row["verdict"] == NOT_REPRODUCED
+    # the row states the test of every level, each with its own target
+    for level, gap in wrong.items():
+        assert f"level {level}: |mean - {gap:g}| <= t(3) SE + 0" in row["tolerance"], row
     # relative to another reference level: gaps shift by that level's gap
     shifted = {"0": -20.0, "4": 30.0}
     assert _row(_claim("curve_levels", feature="state", reference=1, values=shifted))[

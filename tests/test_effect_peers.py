@@ -132,14 +132,16 @@ def test_catstratpd_equals_stratx():
 
 
 @pytest.mark.parametrize("name", ["rf", "gbm"])
-def test_exact_shapley_equals_shap_tree_explainer(fitted, name):
-    """Interventional TreeSHAP (shap) and our coalition enumeration compute the same game.
+@pytest.mark.parametrize("n_background", [40, 300])
+def test_exact_shapley_equals_shap_tree_explainer(fitted, name, n_background):
+    """Interventional TreeSHAP (shap) and our coalition enumeration compute the same game,
+    over every background row (shap keeps a random 100 of a larger array unless told not to).
 
     shap evaluates the trees in single precision: each value sums 2^p coalition terms of
     the predictions' scale, each rounded to float32.
     """
     X, _, models = fitted
-    rows, background = X[:25], X[100:140]
+    rows, background = X[:25], X[100:100 + n_background]
     ours = shapley_exact(models[name].predict, rows, background)
     atol = 2 ** X.shape[1] * EPS32 * np.abs(models[name].predict(X)).max()
     np.testing.assert_allclose(shapley_tree(models[name], rows, background), ours,

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import re
 import runpy
 import sys
 from datetime import UTC, datetime, timedelta, timezone
@@ -149,8 +150,11 @@ def test_scorecard_header_states_profile_studies_and_utc_time(tmp_path):
     assert "Written: 2026-01-02 03:04:05 UTC." in header
     assert "<p>Profile: smoke. Studies: a, b.</p>" in html
     assert "<p>Written: 2026-01-02 03:04:05 UTC.</p>" in html
-    # the reason is a column of both, its "|" escaped in the markdown table
-    assert "| reason |" in md and "| no data | why / not |" in md
+    # the reason is a column of both, its "|" escaped in the markdown table (as written)
+    assert "| reason |" in md and "| no data | why \\| not |" in md
+    row = next(line for line in md.splitlines() if line.startswith("| b |"))
+    head = next(line for line in md.splitlines() if line.startswith("| study |"))
+    assert len(re.split(r"(?<!\\)\|", row)) == len(head.split("|"))  # one cell per column
     assert "<th>reason</th>" in html and "<td>why | not</td>" in html
     assert json.loads((tmp_path / "run.json").read_text()) == {
         "profile": "smoke", "studies": ["a", "b"], "finished_utc": "2026-01-02T03:04:05+00:00"}

@@ -216,7 +216,8 @@ def write_scorecard_summary(cards: list[Path], out_md: Path, out_html: Path, pro
     header = _header(profile, studies, when)
     lines = ["| " + " | ".join(SUMMARY_COLUMNS) + " |", "|" + "---|" * len(SUMMARY_COLUMNS)]
     for _, r in df.iterrows():
-        cells = [str(r[c]).replace("|", "/").replace("\n", " ") for c in SUMMARY_COLUMNS]
+        # "|" escaped, not replaced: the cell reads as written once the table is rendered
+        cells = [str(r[c]).replace("|", "\\|").replace("\n", " ") for c in SUMMARY_COLUMNS]
         lines.append("| " + " | ".join(cells) + " |")
     with atomic_path(out_md) as tmp:
         tmp.write_text("# Scorecard\n\n" + "\n".join(f"{h}  " for h in header)

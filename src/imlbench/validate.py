@@ -269,6 +269,16 @@ def _dgp_parameters(cls: type) -> tuple[list[str], list[str]] | None:
             [p.name for p in params if p.default is p.empty and p.kind is not p.VAR_POSITIONAL])
 
 
+def _algorithms_for(spec: Any, params: dict, caps: set[str]) -> str:
+    """For a method with an ``algorithm`` parameter: ", or set params.algorithm to one of"
+    the algorithms whose needs ``caps`` meets (empty when it has none)."""
+    declared = spec.params.get("algorithm")
+    if declared is None or not declared.choices:
+        return ""
+    fit = [a for a in declared.choices if spec.requirements({**params, "algorithm": a}) <= caps]
+    return f" or set params.algorithm to one of {', '.join(fit)}" if fit else ""
+
+
 def _listed(values: Any) -> list:
     return [values] if isinstance(values, str) else list(values)
 
@@ -286,8 +296,17 @@ class _Checker:
     def registered(self, registry: Any, name: str, key: str) -> None:
         """``name`` is an entry of ``registry`` that this study may use."""
         allowed = registry.names(self.study.name)
-        if name not in allowed:
-            self.fail(key, f"unknown {registry.kind} {name!r}; allowed: {', '.join(allowed)}")
+        if name in allowed:
+            return
+        study_packages.load(study_packages.packages(), figures=True)  # whose is it, if any?
+        owner = registry.owner(name) if name in registry else None
+        if owner is not None:
+            self.fail(key, f"{registry.kind} {name!r} belongs to study {owner!r} "
+                      f"(src/imlbench/studies/{owner}/), and a study may use only the layers' "
+                      f"entries and its own; to reuse it, move its code into a layer of "
+                      f"src/imlbench/ (registered there, every study may name it); "
+                      f"allowed: {', '.join(allowed)}")
+        self.fail(key, f"unknown {registry.kind} {name!r}; allowed: {', '.join(allowed)}")
 
     def params(self, declared: dict[str, Param], given: Any, key: str, owner: str,
                profiles: tuple[str, ...] = PROFILES) -> None:
@@ -466,7 +485,8 @@ class _Checker:
                 self.fail(f"{key}.methods",
                           f"method {m!r} needs {', '.join(sorted(missing))}, which learner "
                           f"{learner!r} with DGP {sc.dgp!r} lacks; restrict it with "
-                          f"methods.{m}.learners; allowed: {', '.join(able) or 'none'}")
+                          f"methods.{m}.learners{_algorithms_for(spec, params, caps)}; "
+                          f"allowed: {', '.join(able) or 'none'}")
 
     # --- figures and claims ---------------------------------------------------------------
 

@@ -7,7 +7,9 @@ refits; ``params`` are the study file's parameters with every declared default f
 
 * ``params``: its parameters with type, default and allowed values, checked before any job
   runs;
-* ``requires``: what it needs from the learner ("oob", "trees", "linear") or the scenario
+* ``requires``: what it needs from the learner ("oob", "trees": a scikit-learn forest,
+  "tree_ensemble": any model :func:`imlbench.explain.tree_pd.tree_model` reads, "linear") or
+  the scenario
   ("conditional": the DGP's conditional law, "noise_block", "reference_rows",
   "test_rows"), so impossible combinations are rejected before any job runs; ``needs``,
   what it needs for given parameters (a function of them). A sampler adds its own needs, and

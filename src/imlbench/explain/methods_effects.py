@@ -104,8 +104,16 @@ def _effect_trees(ctx: ExplainContext, algorithm: str, rows: int) -> TreeEnsembl
     return _tree_model(ctx, f"algorithm: {algorithm}", "auto, brute")
 
 
+def _tree_needs(p: dict) -> set[str]:
+    """The learner must be a tree ensemble (one :func:`imlbench.explain.tree_pd.tree_model`
+    reads) for a tree algorithm or a grid at its splits, so that the check refuses any other
+    learner before a job runs."""
+    trees = p["algorithm"] in ("tree", "path") or p["grid"].get("kind") == "splits"
+    return {"tree_ensemble"} if trees else set()
+
+
 # compared with the PD whatever the algorithm, ``path`` too (whose estimand differs)
-@method("pdp", kind="effect", estimand="pd", params={
+@method("pdp", kind="effect", estimand="pd", needs=_tree_needs, params={
     **FEATURES, "grid": GRID, **DATA, "algorithm": choice("auto", ALGORITHMS),
 })
 def _pdp(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
@@ -139,7 +147,8 @@ def _ice_estimand(p: Mapping) -> str | None:
 
 
 @method("ice", kind="effect", estimand=_ice_estimand,
-        needs=lambda p: {"reference_rows"} if p["rows"] == "reference" else set(),
+        needs=lambda p: _tree_needs(p) | ({"reference_rows"} if p["rows"] == "reference"
+                                          else set()),
         params={
             **FEATURES, "grid": GRID, "rows": choice("reference", tuple(ICE_ROWS)),
             "n_rows": integer(None, minimum=1, nullable=True),

@@ -94,14 +94,14 @@ def shapley_permutation(
 
 def shapley_tree(model: Any, X: np.ndarray, background: np.ndarray | None) -> np.ndarray:
     """Exact Shapley values of a tree ensemble through ``shap.TreeExplainer``: interventional
-    against ``background``, or, with ``background`` None, "tree path dependent" (v(S) the
-    tree's own estimate of E[f | x_S], following each split on a feature outside S to both
-    children weighted by their training counts; Lundberg et al. 2020)."""
+    against every row of ``background``, or, with ``background`` None, "tree path dependent"
+    (v(S) the tree's own estimate of E[f | x_S], following each split on a feature outside S
+    to both children weighted by their training counts; Lundberg et al. 2020)."""
     import shap
 
     if background is None:
         explainer = shap.TreeExplainer(model, feature_perturbation="tree_path_dependent")
-    else:
-        explainer = shap.TreeExplainer(model, data=background,
-                                       feature_perturbation="interventional")
+    else:  # every background row: given an array, shap keeps a random 100 of them
+        masker = shap.maskers.Independent(background, max_samples=len(background))
+        explainer = shap.TreeExplainer(model, data=masker, feature_perturbation="interventional")
     return np.asarray(explainer.shap_values(X, check_additivity=False), dtype=float)

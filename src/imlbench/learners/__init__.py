@@ -191,23 +191,25 @@ def _none(params: dict, random_state: int, threads: int) -> Any:
 
 
 _FOREST = "sklearn.ensemble.RandomForestRegressor"
+#: a scikit-learn forest (out-of-bag rows, its trees) and any tree model the tree PD reads
+_SKFOREST = {"oob", "trees", "tree_ensemble"}
+_TREES = {"tree_ensemble"}
 _REFITS = {"rf": _rf_refit, "bagging": _bagging_refit}
 for _name, _build, _caps, _params in [
-    ("rf", _rf, {"oob", "trees"}, _estimator_params(_FOREST, "bootstrap", "random_state",
-                                                   "n_jobs")),
-    ("bagging", _bagging, {"oob", "trees"},
+    ("rf", _rf, _SKFOREST, _estimator_params(_FOREST, "bootstrap", "random_state", "n_jobs")),
+    ("bagging", _bagging, _SKFOREST,
      _estimator_params(_FOREST, "bootstrap", "random_state", "n_jobs", "max_features")),
-    ("gbm", _gbm, set(), _estimator_params("xgboost.XGBRegressor", "random_state", "n_jobs",
-                                           "tree_method")),
+    ("gbm", _gbm, _TREES, _estimator_params("xgboost.XGBRegressor", "random_state", "n_jobs",
+                                            "tree_method")),
     ("svm", _svm, set(), _estimator_params("imlbench.learners.kernel_svr.BlockRBFSVR")),
     ("knn", _knn, set(), _estimator_params("sklearn.neighbors.KNeighborsRegressor", "n_jobs")),
     ("lm", _lm, {"linear"}, _estimator_params("sklearn.linear_model.LinearRegression")),
-    ("tree", _tree, set(), _estimator_params("sklearn.tree.DecisionTreeRegressor",
-                                             "random_state")),
-    ("cart", _cart, set(), _estimator_params("imlbench.learners.compact.RpartTree",
-                                             "random_state")),
-    ("forest", _forest, set(), _estimator_params("imlbench.learners.compact.CompactForest",
-                                                 "random_state")),
+    ("tree", _tree, _TREES, _estimator_params("sklearn.tree.DecisionTreeRegressor",
+                                              "random_state")),
+    ("cart", _cart, _TREES, _estimator_params("imlbench.learners.compact.RpartTree",
+                                              "random_state")),
+    ("forest", _forest, _TREES, _estimator_params("imlbench.learners.compact.CompactForest",
+                                                  "random_state")),
     ("ols", _ols, {"linear"}, _fixed()),
     ("mlp", _mlp, set(), _fixed("size", "decay", "maxit", "scale")),
     ("truth", _truth, {"oracle"}, _fixed()),

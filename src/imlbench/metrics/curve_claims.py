@@ -221,7 +221,7 @@ def curve_levels(claim: dict, t: Tables) -> list[dict]:
                                                             values="value")
         at = {x: wide.columns[np.isclose(wide.columns.to_numpy(float), x)][0]
               for x in [ref, *wanted.values()]}
-        parts, oks, reps = [], [], []
+        parts, oks, reps, tests = [], [], [], []
         for key, x in wanted.items():
             d = (wide[at[x]] - wide[at[ref]]).dropna()
             if len(d) < 2:
@@ -231,11 +231,13 @@ def curve_levels(claim: dict, t: Tables) -> list[dict]:
             parts.append(f"{key}: {d.mean():.4g} (SE {se:.3g})")
             oks.append(ok)
             reps.append(len(d))
+            tests.append(f"level {key}: {tol.split(' (t(', 1)[0]}")
         return claim_row(
             claim, learner, method,
             f"differences to level {ref:g} of {claim['feature']}: " + "; ".join(parts)
             + f" ({min(reps)} reps or more)",
-            f"per level, of its difference d: {tol} (df: the level's reps - 1)", all(oks))
+            f"per level, of its difference d: {'; '.join(tests)}; t({k:g}) the t quantile at "
+            f"Phi({k:g}) with the level's reps - 1 df, SE = sd over reps / sqrt(reps)", all(oks))
 
     return per_combo(claim, t, feature_curves, one)
 

@@ -28,3 +28,8 @@ def load(names: Iterable[str], *, figures: bool = False) -> None:
             found = importlib.import_module(f"{package}.figures")
             for module in pkgutil.iter_modules(found.__path__, f"{found.__name__}."):
                 importlib.import_module(module.name)
+
+
+def packages() -> list[str]:
+    """The names of the studies that have a package (their own entries)."""
+    return sorted(m.name for m in pkgutil.iter_modules(__path__) if m.ispkg)

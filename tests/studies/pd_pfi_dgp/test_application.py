@@ -270,6 +270,6 @@ def test_fig6_reads_the_methods_of_its_roles(tmp_path):
     spec = FIGURES.get("pd_pfi_dgp.fig_6")
     assert set(spec.methods) == {"learner", "model"} and spec.tables == ("data",)
     png, pdf = tmp_path / "fig6.png", tmp_path / "fig6.pdf"
-    spec.draw(FigureInputs(paths, {"learner": "lvl", "model": "mdl"}, ["app"]),
-              {"title": "t", "caption": "c"}, png, pdf)
+    spec(FigureInputs(paths, {"learner": "lvl", "model": "mdl"}, ["app"]),
+         {"title": "t", "caption": "c"}, png, pdf)
     assert png.stat().st_size > 10_000 and pdf.stat().st_size > 1_000

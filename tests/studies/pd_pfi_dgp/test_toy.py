@@ -240,5 +240,5 @@ def test_figures_draw_on_tiny_inputs(tmp_path, name):
          "truth": [truth_file] if "effects" in spec.truths else []},
         dict.fromkeys(spec.methods, "toy_pd"), ["toy"])
     png, pdf = tmp_path / f"{name}.png", tmp_path / f"{name}.pdf"
-    spec.draw(inputs, {"title": "t", "caption": "c"}, png, pdf)
+    spec(inputs, {"title": "t", "caption": "c"}, png, pdf)
     assert png.stat().st_size > 10_000 and pdf.stat().st_size > 1_000

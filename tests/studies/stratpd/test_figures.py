@@ -90,7 +90,7 @@ class Inputs:
                               estimands={m: declared.get(role) for role, methods
                                          in self.methods.items() for m in methods})
         png, pdf = self.root / f"{name}.png", self.root / f"{name}.pdf"
-        spec.draw(inputs, {"title": name, "caption": "test"}, png, pdf)
+        spec(inputs, {"title": name, "caption": "test"}, png, pdf)
         assert pdf.read_bytes()[:4] == b"%PDF"
         return png
 

@@ -7,6 +7,7 @@ from pathlib import Path
 from imlbench.figures import figure
 from imlbench.figures import style as st
 from imlbench.figures.inputs import FigureInputs
+from imlbench.params import table, text
 from imlbench.studies.stratpd.dgp_weather import STATES
 from imlbench.studies.stratpd.figures import panels as pn
 
@@ -17,12 +18,17 @@ MODEL_ROLES = ("pdp", "ale")
 
 
 @figure("stratpd.fig_5", methods=("pdp", "ale", "catstratpd"), truths=("effects",),
-        tables=("data",))
-def draw(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Path) -> None:
+        tables=("data",), params={"row_of": table(value=text(), default={})})
+def draw(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Path, *,
+         row_of: dict[str, str]) -> None:
+    """``row_of`` draws a learner's bars in another learner's row (a variant of a model fitted
+    for one method: the paper's ALE forest tried all 3 features per split, its PD forest
+    not); the panel's title names the learner that was drawn."""
     import numpy as np
 
     est = inputs.estimates("pdp", "ale", "catstratpd")
-    est = est[est["feature"] == FEATURE]
+    est = est[est["feature"] == FEATURE].assign(drawn=lambda d: d["learner"])
+    est["learner"] = est["learner"].replace(row_of)
     truth = inputs.truth("effects")
     data = inputs.data()
     data = data[(data["rep"] == data["rep"].min()) & (data["split"] == "train")]
@@ -65,7 +71,7 @@ def draw(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Path) -> None
             if role == "catstratpd":
                 ax.set_title(f"{label} (no model)")
             else:
-                pn.learner_title(ax, learner, prefix=f"{label}, ")
+                pn.learner_title(ax, str(sel["drawn"].iloc[0]), prefix=f"{label}, ")
             if j == 1 or role == "catstratpd":
                 ax.set_ylabel("gap to CO (°F)")
     for ax in used:

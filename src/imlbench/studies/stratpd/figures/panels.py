@@ -37,6 +37,7 @@ LOOKS: dict[str, Look] = {
     "rf10": Look("random forest, 10 trees", "r", LEARNERS["rf"].colour),
     "rf": LEARNERS["rf"],
     "rf_weather": LEARNERS["rf"],
+    "rf_weather_ale": Look("random forest, all features", "r", LEARNERS["rf"].colour),
     "rf_growth": LEARNERS["rf"],
     "gbm_rent": LEARNERS["gbm"],
     "lm": LEARNERS["lm"],
