@@ -62,7 +62,7 @@ def _scenarios() -> list:
 def test_every_truth_returns_the_one_shape(sc):
     spec = TRUTHS.get(sc.dgp)
     raw = spec.compute(make_dgp(sc.dgp, sc.params), lambda label: rng_for(1, "t", label))
-    assert set(raw) == set(spec.estimands) and set(raw) <= set(TABLES)
+    assert set(raw) == set(spec.names) and set(raw) <= set(TABLES)
     for name, table in raw.items():
         assert list(table.columns) == list(TRUTH_COLUMNS), name
         assert {c: str(t) for c, t in table.dtypes.items()} == TRUTH_COLUMNS, name

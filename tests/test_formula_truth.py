@@ -255,12 +255,12 @@ def test_registered_truths_and_table_columns():
     """The registry entry and the columns figures and claims read; the logistic link gives
     probabilities and no ratio (its y has no additive noise)."""
     spec = TRUTHS.get("formula")
-    assert spec.estimands == ("effects", "importance")
+    assert spec.names == ("effects", "importance")
     d = make_dgp("formula", {"features": {"x1": {"law": "normal"},
                                           "x2": {"law": "categorical", "levels": ["a", "b", "c"]}},
                              "f": "x1 - x2", "link": "logistic"})
     tables = spec.compute(d, fixed_rng)
-    assert set(tables) == set(spec.estimands)
+    assert set(tables) == set(spec.names)
     eff, imp = tables["effects"], tables["importance"]
     assert list(eff.columns) == list(imp.columns) == list(TRUTH_COLUMNS)
     assert set(eff["estimand"]) == {"pd", "conditional", "ale"}

@@ -37,7 +37,7 @@ from imlbench.metrics.ranks import add_ranks, mean_ranks
 from imlbench.metrics.truth_errors import KINDS as TRUTH_ERROR_KINDS
 from imlbench.metrics.truth_errors import (
     REP_COLUMNS,
-    estimand_of,
+    instance_estimand,
     long_truths,
     rep_errors,
     summarise_errors,
@@ -76,7 +76,7 @@ def truth_error_reps(study: Study, estimates: list[Path], truths: list[Path]) ->
     by_method = defaultdict(list)
     for path in estimates:
         sc, method = Path(path).parent.parent.parent.name, Path(path).parent.name
-        estimand = estimand_of(study, method)
+        estimand = instance_estimand(study, method)
         if estimand is not None and sc in long:
             by_method[(sc, method, estimand)].append(path)
     parts = [part for (sc, _, estimand), paths in by_method.items()

@@ -20,11 +20,12 @@ import pandas as pd
 from imlbench import targets
 from imlbench.config import Scenario, Study
 from imlbench.dgp.base import DGP, make_dgp
-from imlbench.explain.api import METHODS, ExplainContext, estimand_of
+from imlbench.explain.api import METHODS, ExplainContext
 from imlbench.figures import FIGURES
 from imlbench.figures.inputs import FigureInputs
 from imlbench.io import write_parquet
 from imlbench.learners import fit_quietly, make_learner
+from imlbench.metrics.truth_errors import instance_estimand
 from imlbench.seeds import int_seed, rng_for
 from imlbench.truth import TRUTHS
 from imlbench.workclock import WorkClock
@@ -223,7 +224,6 @@ def run_figure(study: Study, figure: str, root: Path) -> None:
             paths, spec.get("methods", {}), scenarios,
             method_kinds={m: s["method"] for m, s in study.methods.items()},
             learner_kinds={lrn: s["learner"] for lrn, s in study.learners.items()},
-            estimands={m: estimand_of(s["method"], study.method_params(m))
-                       for m, s in study.methods.items()})
+            estimands={m: instance_estimand(study, m) for m in study.methods})
         FIGURES.get(spec["function"])(inputs, spec, outs["png"], outs["pdf"])
     log.info("%s", clock.record("figure", figure, "-"))

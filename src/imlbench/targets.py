@@ -29,7 +29,7 @@ from imlbench.metrics.truth_errors import KINDS as TRUTH_ERROR_KINDS
 from imlbench.metrics.truth_errors import why_not_compared
 from imlbench.params import with_defaults
 from imlbench.seeds import config_hash
-from imlbench.truth import TRUTHS, estimands
+from imlbench.truth import TRUTHS, truth_tables
 
 #: the kinds of files a figure job reads
 FIGURE_INPUTS = ("estimates", "truth", "ranks", "summary", "data", "truth_error_reps")
@@ -111,7 +111,7 @@ def outside_results(paths: list[str]) -> list[str]:
 
 def truth_paths(study: Study, sc: Scenario) -> dict[str, str]:
     """The truth tables of a scenario, by table name (``effects``, ``importance``)."""
-    return {e: f"results/{study.name}/truth/{sc.name}/{e}.parquet" for e in estimands(sc.dgp)}
+    return {e: f"results/{study.name}/truth/{sc.name}/{e}.parquet" for e in truth_tables(sc.dgp)}
 
 
 def explain_pairs(study: Study, sc: Scenario) -> list[tuple[str, str]]:

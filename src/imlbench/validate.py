@@ -43,7 +43,7 @@ from imlbench.figures import FIGURES
 from imlbench.learners import LEARNERS, make_learner
 from imlbench.metrics.claims import CLAIMS, claim_params
 from imlbench.params import Param, ParamError, check_all, named_values, with_defaults
-from imlbench.truth import estimands
+from imlbench.truth import truth_tables
 
 
 def _pattern(validator: Any, pattern: str, instance: Any, schema: dict) -> Any:
@@ -527,9 +527,9 @@ class _Checker:
                         self.fail(f"{key}.methods.{role}", f"method {m!r} runs in none of the "
                                   f"figure's scenarios with repetitions in profile "
                                   f"{study.profile}; allowed: {', '.join(sorted(run))}")
-            for estimand in declared.truths:
-                if scenarios and not any(estimand in estimands(sc.dgp) for sc in scenarios):
-                    self.fail(f"{key}.scenarios", f"{spec['function']} reads the {estimand} "
+            for table in declared.truths:
+                if scenarios and not any(table in truth_tables(sc.dgp) for sc in scenarios):
+                    self.fail(f"{key}.scenarios", f"{spec['function']} reads the {table} "
                               f"truth, which none of these scenarios' DGPs has; allowed: "
                               f"scenarios whose DGP has it")
 

@@ -63,7 +63,7 @@ COLUMNS = [*KEYS, "feature", "x", "estimand", "anchor", "truth", "truth_se", "me
            "se", "rmse", "reps"]
 
 
-def estimand_of(study: Study, method: str) -> str | None:
+def instance_estimand(study: Study, method: str) -> str | None:
     """The truth estimand of the study's method instance ``method`` (None: it has none), as its
     registered method declares it (:func:`imlbench.explain.api.estimand_of`)."""
     return registered_estimand(study.methods[method]["method"], study.method_params(method))
@@ -78,7 +78,7 @@ def why_not_compared(study: Study, method: str, scenario: str, tables: Sequence[
         compared = [m for m in METHODS.names(study.name) if METHODS.get(m).estimand is not None]
         return (f"method {method} ({registered}) is compared with no truth; compared: "
                 f"{', '.join(compared)}")
-    estimand = estimand_of(study, method)
+    estimand = instance_estimand(study, method)
     if estimand is None:
         return (f"method {method} ({registered}) estimates no truth estimand with its "
                 f"parameters (PFI: loss squared, contrast difference, no groups; ICE: curve "

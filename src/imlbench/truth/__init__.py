@@ -2,7 +2,7 @@
 
 ``TRUTHS.get(dgp).compute(dgp, fixed_rng) -> {table name: DataFrame}`` computes them from
 the known f and joint law alone (closed forms, quadrature and Monte Carlo), never from the
-estimators they check; ``TRUTHS.get(dgp).estimands`` names the tables, known before any job
+estimators they check; ``TRUTHS.get(dgp).names`` names the tables, known before any job
 runs. Every table has the one long shape of :mod:`imlbench.explain.estimands` (columns
 estimand, feature, row, x, value, se, lo, hi; build it with :func:`truth_frame`) and is named
 after the estimands it holds: ``effects`` (curves: pd, conditional, ale, ice,
@@ -24,7 +24,7 @@ from imlbench.dgp.base import DGP
 from imlbench.explain.estimands import TABLES, one_shape, truth_frame
 from imlbench.registry import Registry
 
-__all__ = ["TRUTHS", "Compute", "FixedRng", "TruthSpec", "estimands", "truth", "truth_frame"]
+__all__ = ["TRUTHS", "Compute", "FixedRng", "TruthSpec", "truth", "truth_frame", "truth_tables"]
 
 FixedRng = Callable[[str], np.random.Generator]
 Compute = Callable[[DGP, FixedRng], dict[str, pd.DataFrame]]
@@ -32,18 +32,18 @@ Compute = Callable[[DGP, FixedRng], dict[str, pd.DataFrame]]
 
 @dataclass(frozen=True)
 class TruthSpec:
-    """The truths of one DGP: how to compute them, and the estimands (table names) they hold."""
+    """The truths of one DGP: how to compute them, and the names of the tables they fill."""
 
     compute: Compute
-    estimands: tuple[str, ...]
+    names: tuple[str, ...]
 
     def tables(self, dgp: DGP, fixed_rng: FixedRng) -> dict[str, pd.DataFrame]:
         """``compute``'s tables, each checked to have the one shape and the estimands of its
         name (a ValueError otherwise)."""
         out = self.compute(dgp, fixed_rng)
-        if set(out) != set(self.estimands):
+        if set(out) != set(self.names):
             raise ValueError(f"truth of {type(dgp).__name__}: tables {', '.join(out)}, "
-                             f"registered as {', '.join(self.estimands)}")
+                             f"registered as {', '.join(self.names)}")
         checked = {}
         for name, table in out.items():
             table = one_shape(table, f"truth table {name} of {type(dgp).__name__}")
@@ -59,21 +59,21 @@ TRUTHS: Registry[TruthSpec] = Registry("truth", providers=("imlbench.truth.effec
                                                              "imlbench.truth.formula"))
 
 
-def truth(dgp: str, estimands: Sequence[str]) -> Callable[[Compute], Compute]:
-    """Register ``compute`` as the truths of the DGP registered as ``dgp``; ``estimands`` names
-    its tables (keys of :data:`imlbench.explain.estimands.TABLES`)."""
-    unknown = set(estimands) - set(TABLES)
+def truth(dgp: str, tables: Sequence[str]) -> Callable[[Compute], Compute]:
+    """Register ``compute`` as the truths of the DGP registered as ``dgp``; ``tables`` names
+    the tables it fills (keys of :data:`imlbench.explain.estimands.TABLES`)."""
+    unknown = set(tables) - set(TABLES)
     if unknown:
         raise ValueError(f"truth of {dgp}: unknown table(s) {', '.join(sorted(unknown))}; "
                          f"allowed: {', '.join(TABLES)}")
 
     def decorator(compute: Compute) -> Compute:
-        TRUTHS.register(dgp, module=compute.__module__)(TruthSpec(compute, tuple(estimands)))
+        TRUTHS.register(dgp, module=compute.__module__)(TruthSpec(compute, tuple(tables)))
         return compute
 
     return decorator
 
 
-def estimands(dgp: str) -> tuple[str, ...]:
-    """The truth tables of DGP ``dgp`` (none when it has no known truths)."""
-    return TRUTHS.get(dgp).estimands if dgp in TRUTHS else ()
+def truth_tables(dgp: str) -> tuple[str, ...]:
+    """The names of the truth tables of DGP ``dgp`` (none when it has no known truths)."""
+    return TRUTHS.get(dgp).names if dgp in TRUTHS else ()
