@@ -10,7 +10,9 @@ import pandas as pd
 import pytest
 
 from imlbench.metrics.claims import (
+    CLAIM_KEYS,
     CLAIMS,
+    INCONCLUSIVE,
     NO_DATA,
     NOT_REPRODUCED,
     NOT_RUN,
@@ -74,13 +76,13 @@ TABLES = Tables(ranked=pd.DataFrame(), truth={}, other=OTHER)
 
 def _claim(kind: str, method: str = "stratpd", scenario: str = "main", **params) -> dict:
     return {"id": f"c-{kind}", "kind": kind, "figure": "fig", "text": "t", "published": "p",
+            "source": "derived",
             "where": {"scenario": scenario, "learner": "rf", "method": method}, **params}
 
 
 def _row(claim: dict, tables: Tables = TABLES) -> dict:
     check_all(CLAIMS.get(claim["kind"]).params,
-              {k: v for k, v in claim.items() if k not in ("id", "kind", "figure", "text",
-                                                           "published", "where")})
+              {k: v for k, v in claim.items() if k not in CLAIM_KEYS})
     (row,) = CLAIMS.get(claim["kind"])(claim, tables)
     return row
 
@@ -268,7 +270,9 @@ def test_one_sided_comparisons_of_slopes_and_levels():
     assert _row(_claim("curve_slope", **slope, value=9.0, compare="above"))[
         "verdict"] == REPRODUCED
     assert _row(_claim("curve_slope", **slope, value=10.0, compare="above"))[
-        "verdict"] == NOT_REPRODUCED  # equal is not above
+        "verdict"] == INCONCLUSIVE  # the interval straddles the bound: a coin flip
+    assert _row(_claim("curve_slope", **slope, value=11.0, compare="above"))[
+        "verdict"] == NOT_REPRODUCED  # the whole interval lies below 11
     assert _row(_claim("curve_slope", **slope, value=11.0, compare="below"))[
         "verdict"] == REPRODUCED
     row = _row(_claim("curve_slope", **slope, value=9.0, compare="below"))

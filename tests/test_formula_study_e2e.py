@@ -43,7 +43,10 @@ def test_a_yaml_only_study_runs_through_the_smoke_profile(project):
     card = read_parquet(base / "scorecard.parquet")
     assert set(card["claim"]) == {"lm-pd-matches-truth", "lm-pfi-matches-truth",
                                   "rf-ale-closer-than-pd"}
-    assert card["verdict"].isin(["reproduced", "not reproduced"]).all()
+    # every claim is scored (a one-sided comparison on the smoke profile's few repetitions
+    # may straddle its bound: inconclusive)
+    assert card["verdict"].isin(["reproduced", "not reproduced", "inconclusive"]).all()
+    assert (card["power"] != "").all()
 
 
 @pytest.mark.parametrize(("expression", "token"), [

@@ -17,7 +17,7 @@ import imlbench.studies.extrapolation.claims  # noqa: F401  (registers the claim
 from imlbench.compare import no_data_reason, without_date, write_scorecard_summary
 from imlbench.config import ConfigError, Scenario, Study
 from imlbench.io import write_parquet
-from imlbench.metrics.claims import NO_DATA, NOT_RUN, Tables, claim_row, evaluate
+from imlbench.metrics.claims import INCONCLUSIVE, NO_DATA, NOT_RUN, Tables, claim_row, evaluate
 from imlbench.runinfo import RUN_FILE, is_report, read_run, workflow_config
 
 REPO = Path(__file__).resolve().parents[1]
@@ -44,6 +44,7 @@ def _study() -> Study:
 def _claim(kind: str = "rank_order", scenario: str = "main", learner: str = "lm",
            method: str = "pfi", **params) -> dict:
     return {"id": "c", "kind": kind, "figure": "fig_1", "text": "t", "published": "p",
+            "source": "derived",
             "where": {"scenario": scenario, "learner": learner, "method": method}, **params}
 
 
@@ -91,7 +92,7 @@ def test_reason_names_a_method_the_claim_compares_with():
 def test_evaluate_gives_every_row_without_data_a_reason_and_keeps_the_kinds_own():
     study = _study()
     tables = Tables(ranked=_rows("main", "lm", "pfi"), truth={}, other=pd.DataFrame())
-    claims = [_claim(higher=["x1"], lower=["x1"]),  # has data: a verdict, no reason
+    claims = [_claim(higher=["x1"], lower=["x1"]),  # one repetition, no SE: inconclusive
               _claim(learner="rf", higher=["x1"], lower=["x1"]),  # no ranks of rf
               _claim(scenario="big", higher=["x1"], lower=["x1"])]  # not in the profile
 
@@ -99,7 +100,7 @@ def test_evaluate_gives_every_row_without_data_a_reason_and_keeps_the_kinds_own(
         return no_data_reason(study, tables, claim, row)
 
     card = evaluate(claims, tables, set(study.scenarios), reason)
-    assert list(card["verdict"]) == ["not reproduced", NO_DATA, NOT_RUN]
+    assert list(card["verdict"]) == [INCONCLUSIVE, NO_DATA, NOT_RUN]
     assert list(card["reason"]) == [
         "", "results/s/metrics/ranks.parquet holds no rows of main/rf/pfi",
         "profile smoke does not run scenario big"]
@@ -126,8 +127,9 @@ def _cards(tmp_path: Path) -> list[Path]:
     cards = []
     for study, verdict, reason in (("a", "reproduced", ""), ("b", NO_DATA, "why | not")):
         card = pd.DataFrame([{"study": study, "claim": f"{study}1", "figure": "fig_1",
-                              "learner": "lm", "method": "pfi", "published": "p",
-                              "reproduced": "", "tolerance": "", "verdict": verdict,
+                              "source": "derived", "learner": "lm", "method": "pfi",
+                              "published": "p", "reproduced": "", "tolerance": "",
+                              "power": "", "verdict": verdict, "reason_class": "",
                               "reason": reason}])
         path = tmp_path / study / "scorecard.parquet"
         write_parquet(card, path, config_hash="h", seed=0)
@@ -150,10 +152,17 @@ def test_scorecard_header_states_profile_studies_and_utc_time(tmp_path):
     assert "Written: 2026-01-02 03:04:05 UTC." in header
     assert "<p>Profile: smoke. Studies: a, b.</p>" in html
     assert "<p>Written: 2026-01-02 03:04:05 UTC.</p>" in html
+    # counts by study, source and verdict first
+    counts = md.split("## Claims by study, source and verdict")[1].split("## Claims\n")[0]
+    assert "| study | source | reproduced | no data |" in counts
+    assert "| a | derived | 1 | 0 |" in counts and "| all |  | 1 | 1 |" in counts
+    assert "<h2>Claims by study, source and verdict</h2>" in html
     # the reason is a column of both, its "|" escaped in the markdown table (as written)
-    assert "| reason |" in md and "| no data | why \\| not |" in md
-    row = next(line for line in md.splitlines() if line.startswith("| b |"))
-    head = next(line for line in md.splitlines() if line.startswith("| study |"))
+    claims = md.split("## Claims\n")[1]
+    assert "| tolerance | power | verdict |" in claims
+    assert "| reason |" in claims and "| no data |  | why \\| not |" in claims
+    row = next(line for line in claims.splitlines() if line.startswith("| b |"))
+    head = next(line for line in claims.splitlines() if line.startswith("| study |"))
     assert len(re.split(r"(?<!\\)\|", row)) == len(head.split("|"))  # one cell per column
     assert "<th>reason</th>" in html and "<td>why | not</td>" in html
     assert json.loads((tmp_path / "run.json").read_text()) == {

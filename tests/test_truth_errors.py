@@ -17,6 +17,7 @@ from imlbench.explain.estimands import truth_frame
 from imlbench.io import read_parquet
 from imlbench.metrics.claims import NO_DATA, NOT_REPRODUCED, REPRODUCED, Tables, claim_row
 from imlbench.metrics.truth_errors import (
+    ANCHORS,
     closer_to_truth,
     long_truths,
     matches_truth,
@@ -283,3 +284,135 @@ def test_rows_without_data_say_why():
         claim = _claim("matches_truth", method=method)
         row = claim_row(claim, "lm", method, "", "", None)
         assert no_data_reason(study, empty, claim, row).startswith(expected)
+
+
+# --- curves whose grids differ between repetitions ----------------------------------------
+
+#: a true ALE f(x) = x^2 on a grid of [-1, 1] (as effect truths span the central 99%)
+TRUE_X = np.linspace(-1.0, 1.0, 21)
+
+
+def _true_ale() -> pd.DataFrame:
+    return _long(truth_frame("ale", "x1", TRUE_X**2, x=TRUE_X).assign(scenario="main"))
+
+
+def _curve(method: str, xs: list[np.ndarray], error) -> pd.DataFrame:
+    """Per repetition r, a curve at its own points ``xs[r]``: the truth (interpolated as the
+    comparison does) plus ``error(r, x)``."""
+    return pd.DataFrame([{"scenario": "main", "learner": "lm", "method": method, "rep": r,
+                          "feature": "x1", "x": x,
+                          "value": np.interp(x, TRUE_X, TRUE_X**2) + error(r, x)}
+                         for r, x_r in enumerate(xs) for x in x_r])
+
+
+def _curve_tables(*frames: pd.DataFrame) -> Tables:
+    reps = pd.concat([rep_errors(f, _true_ale(), "ale") for f in frames], ignore_index=True)
+    return Tables(ranked=pd.DataFrame(), truth={}, other=pd.DataFrame(),
+                  truth_errors=summarise_errors(reps), truth_error_reps=reps)
+
+
+#: ALE with quantile intervals: each repetition's edges are its data's quantiles; edges beyond
+#: the truth's range [-1, 1] are left out, so 5, 5, 6 and 4 are compared
+QUANTILE_EDGES = [np.array([-1.10, -0.62, -0.20, 0.21, 0.60, 0.98]),
+                  np.array([-0.97, -0.58, -0.18, 0.19, 0.63, 1.05]),
+                  np.array([-0.99, -0.61, -0.22, 0.20, 0.59, 0.99]),
+                  np.array([-1.05, -0.60, -0.19, 0.22, 0.61, 1.02])]
+#: per repetition an error a_r + b_r x, linear, so that interpolation between edges is exact
+A, B = np.array([0.10, -0.10, 0.05, -0.05]), np.array([0.02, -0.01, 0.00, 0.01])
+
+
+def test_quantile_interval_ale_is_compared_in_every_repetition_between_its_edges():
+    ale = _curve("ale", QUANTILE_EDGES, lambda r, x: A[r] + B[r] * x)
+    table = summarise_errors(rep_errors(ale, _true_ale(), "ale"))
+    # every edge of any repetition within the span all four cover, [-0.60, 0.61]
+    kept = np.unique(np.concatenate(QUANTILE_EDGES))
+    kept = kept[(kept >= -0.60) & (kept <= 0.61)]
+    for anchor in ANCHORS:
+        t = table[table["anchor"] == anchor]
+        assert list(t["x"]) == pytest.approx(kept)
+        assert list(t["reps"]) == [4] * len(kept)
+    t = table[table["anchor"] == "none"]
+    err = A[:, None] + B[:, None] * kept  # each repetition's error at every kept x
+    assert list(t["bias"]) == pytest.approx(err.mean(axis=0))
+    assert list(t["se"]) == pytest.approx(err.std(axis=0, ddof=1) / 2.0)
+    assert list(t["rmse"]) == pytest.approx(np.sqrt((err**2).mean(axis=0)))
+    assert list(t["mean"] - t["truth"]) == pytest.approx(t["bias"])
+    # the truth at x for the repetition holding x, its chord between edges for the others
+    assert np.abs(t["truth"] - kept**2).max() < 0.05
+
+    tables = _curve_tables(ale)
+    row = matches_truth(_claim("matches_truth", method="ale"), tables)[0]
+    assert row["verdict"] == REPRODUCED, row
+    assert f"{len(kept)} points, 4 reps" in row["reproduced"]
+    shifted = _curve_tables(_curve("ale", QUANTILE_EDGES, lambda r, x: 1.0 + A[r] / 10))
+    row = matches_truth(_claim("matches_truth", method="ale", anchor="none"), shifted)[0]
+    assert row["verdict"] == NOT_REPRODUCED, row
+
+
+def _stratpd_points(seed: int = 1, reps: int = 5) -> list[np.ndarray]:
+    """StratPD's x: each repetition's distinct data values, some dropped (fewer slopes than
+    needed), another set and another number in each repetition."""
+    rng = np.random.default_rng(seed)
+    xs = [np.sort(rng.uniform(-1.0, 1.0, 40)) for _ in range(reps)]
+    return [x[rng.random(len(x)) > 0.1 + 0.05 * r] for r, x in enumerate(xs)]
+
+
+def test_stratpd_dropping_other_points_per_repetition_is_compared_with_the_truth():
+    xs = _stratpd_points()
+    assert len({len(x) for x in xs}) > 1
+    lo, hi = max(x.min() for x in xs), min(x.max() for x in xs)
+    kept = np.unique(np.concatenate(xs))
+    kept = kept[(kept >= lo) & (kept <= hi)]
+    # 0 at its smallest x (StratPD's anchoring): the truth minus a constant per repetition
+    exact = _curve("stratpd", xs, lambda r, x: -float(np.interp(xs[r][0], TRUE_X, TRUE_X**2)))
+    table = summarise_errors(rep_errors(exact, _true_ale(), "ale"))
+    for anchor in ANCHORS:
+        t = table[table["anchor"] == anchor]
+        assert list(t["x"]) == pytest.approx(kept)
+        assert (t["reps"] == 5).all()
+    constants = [-np.interp(x[0], TRUE_X, TRUE_X**2) for x in xs]
+    assert table.query("anchor == 'none'")["bias"].to_numpy() == pytest.approx(
+        np.mean(constants))
+    assert np.abs(table.query("anchor == 'mean'")["bias"]).max() < 1e-12
+
+    rng = np.random.default_rng(2)
+    noise = [rng.normal(0.0, 0.02, len(x)) for x in xs]
+    noisy = _curve("stratpd", xs, lambda r, x: noise[r][np.searchsorted(xs[r], x)])
+    row = matches_truth(_claim("matches_truth", method="stratpd"), _curve_tables(noisy))[0]
+    assert row["verdict"] == REPRODUCED, row
+    assert "5 reps" in row["reproduced"]
+
+
+def test_closer_to_truth_pairs_curves_of_other_grids_by_repetition():
+    xs = _stratpd_points(reps=4)
+    stratpd = _curve("stratpd", xs, lambda r, x: 0.3 * x * (-1) ** r)
+    ale = _curve("ale", QUANTILE_EDGES, lambda r, x: 0.01 * x * (-1) ** r)
+    tables = _curve_tables(stratpd, ale)
+    row = closer_to_truth(_claim("closer_to_truth", method="ale", than="stratpd"), tables)[0]
+    assert row["verdict"] == REPRODUCED and "4 paired reps" in row["reproduced"], row
+
+
+def test_curves_of_one_grid_size_are_pooled_as_before():
+    """Grids of one size per repetition are pooled by position (a data-dependent grid: x the
+    mean), a fixed grid missing a point in one repetition by x; nothing is interpolated."""
+    # quantile-like grids: 3 points in each repetition, another x in each
+    xs = [GRID + d for d in (0.0, 0.02, -0.02, 0.04)]
+    est = pd.DataFrame([{"scenario": "main", "learner": "lm", "method": "pdp", "rep": r,
+                         "feature": "x1", "x": x, "value": _truth_pd(x) + SHAPE[r, i]}
+                        for r in range(4) for i, x in enumerate(xs[r])])
+    t = _errors(est, _effects_truth()).query("anchor == 'none'")
+    assert list(t["x"]) == pytest.approx(np.mean(xs, axis=0))
+    assert list(t["bias"]) == pytest.approx(SHAPE.mean(axis=0))
+    assert list(t["se"]) == pytest.approx(SHAPE.std(axis=0, ddof=1) / 2.0)
+    assert list(t["reps"]) == [4, 4, 4]
+    # a fixed grid whose repetition 2 lacks x = 0.5: 3 repetitions there, as they are
+    est = _pdp_estimates()
+    est.loc[(est["rep"] == 2) & (est["x"] == 0.5), "value"] = np.nan
+    t = _errors(est, _effects_truth()).query("anchor == 'none'")
+    keep = np.array([0, 1, 3])
+    assert list(t["x"]) == pytest.approx(GRID)
+    assert list(t["reps"]) == [4, 3, 4]
+    err = SHAPE + OFFSET
+    assert list(t["bias"]) == pytest.approx([err[:, 0].mean(), err[keep, 1].mean(),
+                                             err[:, 2].mean()])
+    assert t["se"].iloc[1] == pytest.approx(err[keep, 1].std(ddof=1) / np.sqrt(3))

@@ -9,6 +9,7 @@ the report, and which jobs an edit of the study file reruns. Deselect with
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,7 @@ from workflow_runs import dry_run_jobs, snakemake, tail
 from imlbench import targets
 from imlbench.explain.api import METHODS
 from imlbench.io import read_parquet
+from imlbench.metrics.claims import SOURCES
 from imlbench.validate import check_config
 
 pytestmark = [pytest.mark.e2e, pytest.mark.workflow]
@@ -57,7 +59,11 @@ def test_scorecard_has_every_claim(workdir, smoke_run):
         card = read_parquet(workdir / "results" / name / "scorecard.parquet")
         assert set(card["claim"]) == {c["id"] for c in study.claims}
         assert card["verdict"].isin(
-            ["reproduced", "not reproduced", "no data", "not run in this profile"]).all()
+            ["reproduced", "not reproduced", "inconclusive", "reported", "no data",
+             "not run in this profile"]).all()
+        assert card["source"].isin(SOURCES).all()
+        scored = card[card["verdict"].isin(["reproduced", "not reproduced", "inconclusive"])]
+        assert (scored["power"] != "").all(), "a scored row states no power"
         for claim in study.claims:
             assert claim["id"] in md
         kinds = {METHODS.get(spec["method"]).kind for spec in study.methods.values()}
@@ -136,6 +142,23 @@ def test_editing_one_scenario_reruns_its_job_and_its_readers_only(workdir, smoke
     assert jobs - {f"run__stratpd__{batch.name}"} <= {
         "truth__stratpd", "summaries", "claims", "scorecard",
         *(f"figures__stratpd__{k}" for k in range(len(groups)))}
+
+
+def test_a_missing_data_file_reruns_its_job(tmp_path, workdir, smoke_run):
+    """A run job's data file is read by no later job, yet the job runs again when it is gone:
+    a killed run's orphaned job may write its estimates after the next run cleared the data
+    file it had marked incomplete (imlbench.runlock), and the run must still end complete."""
+    study = _checked(workdir, "stratpd")
+    batch = targets.batches(study)[0]
+    scenario, chunk = batch.units[0]
+    data = workdir / targets.data_path("stratpd", scenario, chunk)
+    aside = tmp_path / data.name
+    shutil.move(data, aside)  # keeps its modification time, which later dry runs compare
+    try:
+        jobs = {j for j in dry_run_jobs(workdir) if j.startswith("run__")}
+    finally:
+        shutil.move(aside, data)
+    assert jobs == {f"run__stratpd__{batch.name}"}
 
 
 def test_a_description_edit_reruns_nothing(workdir, smoke_run):

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import argparse
 import logging
-import os
 import sys
 from pathlib import Path
 
 from imlbench.config import PROFILES, ConfigError, load_study, read_yaml, study_names, study_path
+from imlbench.numerics import limit_threads
 from imlbench.workclock import process_record
 
 
@@ -71,8 +71,7 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s",
                         stream=sys.stderr)
-    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-        os.environ.setdefault(var, str(args.threads))
+    limit_threads(args.threads)
     try:
         return _run(args)
     except ConfigError as exc:

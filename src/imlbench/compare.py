@@ -32,7 +32,20 @@ from imlbench import targets
 from imlbench.config import Scenario, Study
 from imlbench.explain.api import METHODS
 from imlbench.io import atomic_path, read_many, read_parquet, write_parquet
-from imlbench.metrics.claims import Tables, as_list, evaluate, methods_named, select_rows
+from imlbench.metrics.claims import (
+    INCONCLUSIVE,
+    NO_DATA,
+    NOT_REPRODUCED,
+    NOT_RUN,
+    REPORTED,
+    REPRODUCED,
+    SOURCES,
+    Tables,
+    as_list,
+    evaluate,
+    methods_named,
+    select_rows,
+)
 from imlbench.metrics.ranks import add_ranks, mean_ranks
 from imlbench.metrics.truth_errors import KINDS as TRUTH_ERROR_KINDS
 from imlbench.metrics.truth_errors import (
@@ -49,8 +62,10 @@ from imlbench.workclock import WorkClock
 log = logging.getLogger("imlbench")
 
 #: the columns of SCORECARD.md and scorecard.html
-SUMMARY_COLUMNS = ["study", "claim", "figure", "learner", "method", "published", "reproduced",
-                   "tolerance", "verdict", "reason"]
+SUMMARY_COLUMNS = ["study", "claim", "figure", "source", "learner", "method", "published",
+                   "reproduced", "tolerance", "power", "verdict", "reason_class", "reason"]
+#: the verdicts in the order the counts show them
+VERDICTS = (REPRODUCED, NOT_REPRODUCED, INCONCLUSIVE, REPORTED, NO_DATA, NOT_RUN)
 #: the header line that dates the run; :func:`without_date` drops it
 DATE_LINE = "Written: "
 
@@ -203,16 +218,39 @@ def _header(profile: str, studies: list[str], when: datetime) -> list[str]:
             f"{DATE_LINE}{when:%Y-%m-%d %H:%M:%S} UTC."]
 
 
+def counts(df: pd.DataFrame) -> pd.DataFrame:
+    """Rows of a scorecard by study and source (rows, in study order then :data:`SOURCES`
+    order) and verdict (columns, :data:`VERDICTS` that occur), with a total row."""
+    if df.empty:
+        return pd.DataFrame()
+    table = pd.crosstab([df["study"], df["source"]], df["verdict"])
+    order = [(st, so) for st in dict.fromkeys(df["study"]) for so in SOURCES
+             if (st, so) in table.index]
+    table = table.reindex(index=order, columns=[v for v in VERDICTS if v in table.columns])
+    table.loc[("all", ""), :] = table.sum()
+    return table.astype(int)
+
+
+def _markdown(table: pd.DataFrame, index: list[str]) -> list[str]:
+    """``table`` (a MultiIndex named by ``index``) as Markdown table lines."""
+    cols = [*index, *table.columns]
+    lines = ["| " + " | ".join(cols) + " |",
+             "|" + "---|" * len(index) + "---:|" * len(table.columns)]
+    for key, r in table.iterrows():
+        lines.append("| " + " | ".join([*map(str, key), *map(str, r.tolist())]) + " |")
+    return lines
+
+
 def write_scorecard_summary(cards: list[Path], out_md: Path, out_html: Path, profile: str,
                             out_run: Path, when: datetime | None = None) -> None:
-    """``SCORECARD.md`` and an HTML copy for the report: one table over all studies (a card is
+    """``SCORECARD.md`` and an HTML copy for the report: the counts by study, source and
+    verdict (:func:`counts`), then one table over all studies (a card is
     ``results/<study>/scorecard.parquet``), under a header with the run's profile, studies and
     UTC time (``when``, default now); and the record of the run (:mod:`imlbench.runinfo`)."""
     when = (datetime.now(UTC) if when is None else when).astimezone(UTC)
     studies = [Path(card).parent.name for card in cards]
     df = read_many(cards)
-    counts = df["verdict"].value_counts().to_dict() if len(df) else {}
-    tally = ", ".join(f"{v}: {n}" for v, n in counts.items())
+    tally = counts(df)
     header = _header(profile, studies, when)
     lines = ["| " + " | ".join(SUMMARY_COLUMNS) + " |", "|" + "---|" * len(SUMMARY_COLUMNS)]
     for _, r in df.iterrows():
@@ -221,12 +259,16 @@ def write_scorecard_summary(cards: list[Path], out_md: Path, out_html: Path, pro
         lines.append("| " + " | ".join(cells) + " |")
     with atomic_path(out_md) as tmp:
         tmp.write_text("# Scorecard\n\n" + "\n".join(f"{h}  " for h in header)
-                       + f"\n\n{tally}\n\n" + "\n".join(lines) + "\n")
+                       + "\n\n## Claims by study, source and verdict\n\n"
+                       + "\n".join(_markdown(tally, ["study", "source"])) + "\n\n## Claims\n\n"
+                       + "\n".join(lines) + "\n")
     table = df.reindex(columns=SUMMARY_COLUMNS).to_html(index=False, escape=True)
     with atomic_path(out_html) as tmp:
         tmp.write_text(
             "<html><head><meta charset='utf-8'><title>Scorecard</title></head><body>\n"
             "<h1>Scorecard</h1>\n" + "".join(f"<p>{html.escape(h)}</p>\n" for h in header)
-            + f"<p>{html.escape(tally)}</p>\n{table}\n</body></html>\n"
+            + "<h2>Claims by study, source and verdict</h2>\n"
+            + tally.reset_index().to_html(index=False, escape=True)
+            + f"\n<h2>Claims</h2>\n{table}\n</body></html>\n"
         )
     write_run(out_run, profile, studies, when)

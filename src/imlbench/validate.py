@@ -555,9 +555,36 @@ class _Checker:
                     if v not in pool:
                         self.fail(f"{key}.where.{field_}",
                                   f"unknown {field_} {v!r}; allowed: {', '.join(pool)}")
+            self.misses(claim, key)
+            self.resolvable(claim, key)
             for name, param in declared.items():
                 for section in ("methods", "learners"):
                     for v in named_values(param, claim.get(name), "refers", section):
                         if v not in getattr(study, section):
                             self.fail(f"{key}.{name}", f"unknown {section[:-1]} {v!r}; "
                                       f"allowed: {', '.join(getattr(study, section))}")
+
+    def misses(self, claim: dict, key: str) -> None:
+        """Each of the claim's ``misses`` selects rows the claim has: its scenario, learners
+        and methods are among those of the claim's ``where``."""
+        where = claim["where"]
+        for k, miss in enumerate(claim.get("misses", [])):
+            for field_ in ("scenario", "learner", "method"):
+                allowed = _listed(where[field_])
+                for v in _listed(miss.get(field_, [])):
+                    if v not in allowed:
+                        self.fail(f"{key}.misses[{k}].{field_}",
+                                  f"{v!r} is not a {field_} of the claim's where; allowed: "
+                                  f"{', '.join(map(str, allowed))}")
+
+    def resolvable(self, claim: dict, key: str) -> None:
+        """A claim's tolerance must not accept the departure it is about: its ``atol`` or
+        ``margin`` stays below its ``resolution`` (else its check cannot fail on it)."""
+        resolution = claim.get("resolution")
+        for name in ("atol", "margin"):
+            tol = claim.get(name)
+            if resolution is not None and isinstance(tol, int | float) and tol >= resolution:
+                self.fail(f"{key}.{name}", f"{name} {tol:g} accepts the departure of "
+                          f"{resolution:g} the claim is about (its resolution), so the check "
+                          f"cannot fail on it; allowed: a {name} below {resolution:g}, or a "
+                          f"larger resolution")

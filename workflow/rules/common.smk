@@ -109,24 +109,21 @@ ALL_TARGETS = [
         for fig in s.figures
         for p in targets.figure_paths(s.name, fig).values()
     ),
-    # every estimate and truth, also those no figure or claim reads yet
-    *(p for s in STUDIES.values() for p in targets.estimates_of(s, list(s.scenarios.values()))),
+    # every output of every run job (its data and estimates, also those no figure or claim
+    # reads): a run job whose outputs are not all present runs again, so a data file removed
+    # while a killed run's orphaned job wrote its estimates comes back (imlbench.runlock)
+    *(
+        p
+        for s in STUDIES.values()
+        for batch in targets.batches(s)
+        for p in targets.batch_outputs(s, batch)
+    ),
     *(p for s in STUDIES.values() for p in targets.all_truths(s)),
     *(p for s in STUDIES for p in targets.metrics_paths(s).values()),
     *(f"results/{s}/scorecard.parquet" for s in STUDIES),
     "results/SCORECARD.md",
     "results/scorecard.html",
 ]
-_outside = targets.outside_results(
-    [
-        *ALL_TARGETS,
-        *(
-            targets.data_path(s.name, sc.name, c)
-            for s in STUDIES.values()
-            for sc in s.scenarios.values()
-            for c in sc.chunks
-        ),
-    ]
-)
+_outside = targets.outside_results(ALL_TARGETS)
 if _outside:
     raise WorkflowError(f"output paths outside results/: {', '.join(_outside[:5])}")

@@ -59,7 +59,8 @@ rule claims:
 
 
 rule scorecard:
-    """SCORECARD.md over all studies: claim, published, reproduced, verdict, reason; and the
+    """SCORECARD.md over all studies: counts by study, source and verdict, then claim, source,
+    published, reproduced, power, verdict, reason; and the
     record of the run (profile, studies, time) that `snakemake --report` reports on."""
     input:
         expand("results/{study}/scorecard.parquet", study=list(STUDIES)),

@@ -95,9 +95,12 @@ def _cart_tree(X_other: np.ndarray, xj: np.ndarray, params: Mapping[str, Any], s
     from sklearn.tree import DecisionTreeRegressor
 
     # rpart's cp: a split must lower the root's sum of squares by cp times; in sklearn's
-    # weighted impurity decrease that is cp times the root variance
+    # weighted impurity decrease that is cp times the root variance. rpart's minsplit (the
+    # fewest rows a node needs to be split) is 3 minbucket when only minbucket is given
+    min_split = params.get("min_split") or 3 * params["min_node_size"]
     tree = DecisionTreeRegressor(
         min_samples_leaf=params["min_node_size"],
+        min_samples_split=min_split,
         max_depth=params["max_depth"],
         min_impurity_decrease=params["cp"] * float(np.var(xj)),
         random_state=seed,
@@ -151,13 +154,15 @@ def _permutation(X_train: np.ndarray, j: int, others: list[int], rng: np.random.
     return FittedSampler(j, lambda X, r: r.permutation(X[:, j]), _one_group)
 
 
-#: parameters of the subgroup tree (``cp`` for CART only; ``alpha`` and ``n_cuts`` for the
-#: distribution tree only)
+#: parameters of the subgroup tree (``cp`` and ``min_split``, rpart's minsplit, default
+#: 3 min_node_size as rpart sets it from minbucket, for CART only; ``alpha`` and ``n_cuts`` for
+#: the distribution tree only)
 SUBGROUP_PARAMS: dict[str, Param] = {
     "tree": choice("cart", TREES),
     "min_node_size": integer(30, minimum=1),
     "max_depth": integer(30, minimum=0),
     "cp": number(0.01, minimum=0),
+    "min_split": integer(None, minimum=2, nullable=True),
     "alpha": number(0.05, minimum=0, maximum=1),
     "n_cuts": integer(32, minimum=1),
     "categorical_columns": items(integer(minimum=0), ()),

@@ -31,6 +31,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from imlbench.params import Param, named_values, with_defaults
@@ -59,8 +60,23 @@ class Tables:
 
 Claim = Callable[[dict, Tables], list[dict]]
 
-#: the keys of every claim (the study schema checks them); the others are its kind's parameters
-CLAIM_KEYS = ("id", "kind", "figure", "text", "published", "where")
+#: the keys every claim may hold (the study schema checks them); the others are its kind's
+#: parameters. ``source`` says where the claim comes from (:data:`SOURCES`), ``place`` where a
+#: printed number is printed, ``rationale`` why an extension of ours tests what it tests,
+#: ``reported`` shows the measured value without a verdict, ``misses`` says why rows miss,
+#: ``resolution`` is the departure the claim is about (:class:`Check`).
+CLAIM_KEYS = ("id", "kind", "figure", "text", "published", "where", "source", "place", "rationale",
+              "reported", "misses", "resolution")
+#: where a claim comes from: a number printed in the paper (``place`` names the table, figure or
+#: page), a qualitative statement of the paper (``published`` quotes it, ``text`` holds our
+#: reading of it), a property that follows from the paper's setting (a closed-form truth), or
+#: an extension of ours (``rationale`` says why)
+SOURCES = ("paper_number", "paper_statement", "derived", "beyond")
+#: why a row does not reproduce: a property of the method (the paper's code gives our number),
+#: the paper's text against its code, substitute data, an R learner against ours, a finding
+#: (the truth shows the statement false for the DGP), a defect of ours (to be fixed)
+MISS_CLASSES = ("method", "paper_text_vs_code", "substitute_data", "learner", "finding",
+                "defect")
 
 
 @dataclass(frozen=True)
@@ -95,6 +111,9 @@ def claim_params(claim_: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in claim_.items() if k not in CLAIM_KEYS}
 
 REPRODUCED, NOT_REPRODUCED, NO_DATA = "reproduced", "not reproduced", "no data"
+INCONCLUSIVE, REPORTED = "inconclusive", "reported"
+#: verdicts of rows that do not reproduce: each needs a reason in the study file
+MISSES = (NOT_REPRODUCED, INCONCLUSIVE)
 
 
 def as_list(v) -> list:
@@ -114,16 +133,106 @@ def methods_named(claim: Mapping[str, Any]) -> list[str]:
     return list(dict.fromkeys(named))
 
 
+@dataclass(frozen=True)
+class Check:
+    """The test of a claim's row: a statistic (or one per part: feature, point, level) with
+    the half-width of its interval, ``estimate +- half`` (half = t' SE; 0 for a value without
+    sampling error), against the claimed region.
+
+    ``compare``: ``above`` (the statistic exceeds ``value``), ``below`` (it stays under it) or
+    ``equal`` (it equals ``value`` up to ``margin``, 0 by default: the rounding of a printed
+    number, or the half-width of a claimed range). The verdict (:meth:`verdict`), over all
+    parts:
+
+    - one-sided: ``reproduced`` when every interval lies on the claimed side of ``value``,
+      ``not reproduced`` when some interval lies wholly on the other side, ``inconclusive``
+      when an interval straddles ``value`` (a coin flip between seeds, not a finding);
+    - ``equal``: ``not reproduced`` when some interval misses [value - margin, value +
+      margin] (a difference test), else ``reproduced``: no departure found, of the size
+      :meth:`detectable` states;
+    - ``inconclusive`` whenever an interval is unbounded (no SE) or an estimate is missing:
+      such a check cannot fail.
+
+    :meth:`detectable` is the check's power in the claim's units: the smallest departure from
+    the claimed region that the check flags with probability about 1 - alpha/2 (alpha of the
+    interval): margin + 2 half (the interval must clear the region's edge, and the estimate
+    scatters by about half around the true value), the largest over the parts. ``scale`` (the
+    claimed value or the curve's range) makes it relative. A claim whose ``resolution`` (the
+    departure it is about) is smaller than what its check detects is ``inconclusive``
+    (:func:`evaluate`): its check cannot tell the difference the claim is about.
+    """
+
+    estimate: Any
+    half: Any
+    compare: str
+    value: Any
+    margin: Any = 0.0
+    scale: float = float("nan")
+
+    @classmethod
+    def joint(cls, checks: list[Check]) -> Check:
+        """One check of several parts (all with the same ``compare``): it holds when every
+        part holds; scaled by the largest |value| of the parts."""
+        (compare,) = {c.compare for c in checks}
+        parts = [np.concatenate([np.atleast_1d(np.asarray(getattr(c, f), dtype=float)).ravel()
+                                 * np.ones(np.size(c.estimate)) for c in checks])
+                 for f in ("estimate", "half", "value", "margin")]
+        values = np.abs(parts[2])
+        return cls(parts[0], parts[1], compare, parts[2], parts[3],
+                   scale=float(values.max()) if values.size else float("nan"))
+
+    def _parts(self) -> tuple[np.ndarray, ...]:
+        return np.broadcast_arrays(*(np.atleast_1d(np.asarray(v, dtype=float)) for v in
+                                     (self.estimate, self.half, self.value, self.margin)))
+
+    def verdict(self) -> str:
+        est, half, value, margin = self._parts()
+        lo, hi = est - half, est + half
+        if not (np.isfinite(half).all() and np.isfinite(est).all()):
+            return INCONCLUSIVE  # no interval (or no estimate): the check cannot fail
+        if self.compare == "above":
+            fail, hold = hi <= value, lo > value
+        elif self.compare == "below":
+            fail, hold = lo >= value, hi < value
+        else:
+            fail = (lo > value + margin) | (hi < value - margin)
+            hold = ~fail
+        if fail.any():
+            return NOT_REPRODUCED
+        return REPRODUCED if hold.all() else INCONCLUSIVE
+
+    def detectable(self) -> float:
+        _, half, _, margin = self._parts()
+        return float(np.max(margin + 2 * half))
+
+    def power(self) -> str:
+        """:meth:`detectable` as the scorecard states it."""
+        d = self.detectable()
+        if not np.isfinite(d):
+            return "none: the interval is unbounded"
+        rel = (f" ({d / abs(self.scale):.1%} of {abs(self.scale):.4g})"
+               if np.isfinite(self.scale) and self.scale else "")
+        side = {"above": "below the bound", "below": "above the bound"}.get(
+            self.compare, "from the claimed value")
+        return f"departures of {d:.3g}{rel} {side}"
+
+
 def claim_row(claim: dict, learner: str, method: str, reproduced: str, tolerance: str,
-              ok: bool | None, reason: str = "") -> dict:
-    """A scorecard row; ``ok`` None is ``no data``, and ``reason`` says why (empty: the
-    caller of :func:`evaluate` tells)."""
-    verdict = NO_DATA if ok is None else (REPRODUCED if ok else NOT_REPRODUCED)
+              ok: Check | bool | None, reason: str = "") -> dict:
+    """A scorecard row; ``ok`` is the row's :class:`Check` (its verdict and power), a bare
+    truth value for a test without sampling error or None for ``no data``, and ``reason``
+    says why there is none (empty: the caller of :func:`evaluate` tells)."""
+    if isinstance(ok, Check):
+        verdict, power, detect = ok.verdict(), ok.power(), ok.detectable()
+    else:
+        verdict = NO_DATA if ok is None else (REPRODUCED if ok else NOT_REPRODUCED)
+        power, detect = ("" if ok is None else "exact: any departure"), (
+            float("nan") if ok is None else 0.0)
     return {
         "claim": claim["id"], "figure": claim.get("figure", ""), "text": claim["text"],
         "scenario": claim["where"]["scenario"], "learner": learner, "method": method,
         "published": claim["published"], "reproduced": reproduced, "tolerance": tolerance,
-        "verdict": verdict, "reason": reason,
+        "power": power, "detectable": detect, "verdict": verdict, "reason": reason,
     }
 
 
@@ -217,7 +326,10 @@ def evaluate(claims: list[dict], tables: Tables, scenarios: set[str], reason: Re
              ) -> pd.DataFrame:
     """All claims of a study as scorecard rows; claims on scenarios outside the
     profile's ``scenarios`` get the verdict ``not run in this profile``. Rows without data
-    whose kind gives no reason get ``reason(claim, row)``."""
+    whose kind gives no reason get ``reason(claim, row)``; rows of a ``reported`` claim with
+    data get the verdict ``reported``; a reproduced row whose check detects only departures
+    larger than the claim's ``resolution`` is ``inconclusive``; rows that miss get the class
+    and sentence of the first of the claim's ``misses`` that matches them (:func:`miss_of`)."""
     rows = []
     for c in claims:
         if c["where"]["scenario"] in scenarios:
@@ -226,9 +338,33 @@ def evaluate(claims: list[dict], tables: Tables, scenarios: set[str], reason: Re
             new = [claim_row(c, str(c["where"]["learner"]), str(c["where"]["method"]), "", "",
                              None) | {"verdict": NOT_RUN}]
         for row in new:
+            row["source"] = c["source"]
+            row["reason_class"] = ""
             if row["verdict"] in (NO_DATA, NOT_RUN) and not row["reason"]:
                 row["reason"] = reason(c, row)
+            elif c.get("reported") and row["verdict"] != NO_DATA and row["verdict"] != NOT_RUN:
+                row["verdict"], row["tolerance"] = REPORTED, ""
+            elif row["verdict"] == REPRODUCED and row["detectable"] > c.get("resolution", np.inf):
+                row["verdict"] = INCONCLUSIVE
+                row["reason"] = (f"the check detects departures of {row['detectable']:.3g}, "
+                                 f"not the {c['resolution']:g} the claim is about")
+            if row["verdict"] in MISSES and (miss := miss_of(c, row)) is not None:
+                row["reason_class"], row["reason"] = miss["class"], miss["why"]
         rows.extend(new)
-    cols = ["claim", "figure", "text", "scenario", "learner", "method", "published",
-            "reproduced", "tolerance", "verdict", "reason"]
-    return pd.DataFrame(rows, columns=cols)
+    return pd.DataFrame(rows, columns=SCORECARD_COLUMNS)
+
+
+#: the columns of a study's scorecard
+SCORECARD_COLUMNS = ["claim", "figure", "source", "text", "scenario", "learner", "method",
+                     "published", "reproduced", "tolerance", "power", "detectable", "verdict",
+                     "reason_class", "reason"]
+
+
+def miss_of(claim: Mapping[str, Any], row: Mapping[str, Any]) -> dict | None:
+    """The first entry of the claim's ``misses`` whose ``scenario``, ``learner`` and
+    ``method`` (each a name or a list; absent: any) match the row, or None."""
+    for miss in claim.get("misses", []):
+        if all(k not in miss or row[k] in as_list(miss[k])
+               for k in ("scenario", "learner", "method")):
+            return miss
+    return None

@@ -36,7 +36,15 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from imlbench.metrics.claims import NoData, Tables, claim_kind, claim_row, estimates, per_combo
+from imlbench.metrics.claims import (
+    Check,
+    NoData,
+    Tables,
+    claim_kind,
+    claim_row,
+    estimates,
+    per_combo,
+)
 from imlbench.params import choice, feature_name, flag, items, number, study_name, table, text
 from imlbench.stats import mean_and_se, t_multiplier
 
@@ -100,30 +108,33 @@ COMPARE = {"compare": choice("equal", COMPARES)}
 
 
 def compared(d: pd.Series, target: float, k: float, atol: float, compare: str
-              ) -> tuple[bool, float, str]:
-    """``d`` (per repetition) against ``target``: ``equal``: |mean(d) - target| <= t' SE +
-    atol; ``above``: mean(d) - t' SE > target; ``below``: mean(d) + t' SE < target (one-sided,
-    ``atol`` is not used). Returns (holds, SE, the test as the scorecard states it)."""
+             ) -> tuple[Check, float, str]:
+    """``d`` (per repetition) against ``target``: the interval mean(d) +- t' SE against
+    ``target`` as ``compare`` says (:class:`imlbench.metrics.claims.Check`: ``equal`` widened
+    by ``atol``; ``above``, ``below`` one-sided, ``atol`` not used). Returns (the check, SE,
+    the test as the scorecard states it)."""
     se = mean_and_se(d)[1]
     tk = float(t_multiplier(k, len(d) - 1))
+    check = Check(float(d.mean()), tk * se, compare, target, atol if compare == "equal" else 0.0,
+                  scale=target)
     if compare == "equal":
-        ok = abs(d.mean() - target) <= tk * se + atol
         test = f"|mean - {target:g}| <= t({k:g}) SE + {atol:g}"
     elif compare == "above":
-        ok, test = d.mean() - tk * se > target, f"mean - t({k:g}) SE > {target:g}"
+        test = f"mean - t({k:g}) SE > {target:g}"
     else:
-        ok, test = d.mean() + tk * se < target, f"mean + t({k:g}) SE < {target:g}"
-    return bool(ok), se, (f"{test} (t({k:g}) = {tk:.3g}: the t quantile at Phi({k:g}), "
-                          f"{len(d) - 1} df), SE = sd over reps / sqrt(reps)")
+        test = f"mean + t({k:g}) SE < {target:g}"
+    return check, se, (f"{test} (t({k:g}) = {tk:.3g}: the t quantile at Phi({k:g}), "
+                       f"{len(d) - 1} df), SE = sd over reps / sqrt(reps)")
 
 
 def compared_row(claim: dict, learner: str, method: str, d: pd.Series, what: str, *,
                  value: float, compare: str, atol: float = 0.0, more: str = "") -> dict:
     """The row of ``d`` (per repetition) against ``value`` as ``compare`` says
     (:func:`compared`, with the claim's ``k``): "<what>: mean (SE, reps<more>)"."""
-    ok, se, tolerance = compared(d, value, claim["k"], atol, compare)
+    check, se, tolerance = compared(d, value, claim["k"], atol, compare)
     return claim_row(claim, learner, method,
-                     f"{what}: {d.mean():.4g} (SE {se:.3g}, {len(d)} reps{more})", tolerance, ok)
+                     f"{what}: {d.mean():.4g} (SE {se:.3g}, {len(d)} reps{more})", tolerance,
+                     check)
 
 
 def _claimed_row(claim: dict, curves: pd.DataFrame, learner: str, method: str, d: pd.Series,
@@ -221,15 +232,15 @@ def curve_levels(claim: dict, t: Tables) -> list[dict]:
                                                             values="value")
         at = {x: wide.columns[np.isclose(wide.columns.to_numpy(float), x)][0]
               for x in [ref, *wanted.values()]}
-        parts, oks, reps, tests = [], [], [], []
+        parts, checks, reps, tests = [], [], [], []
         for key, x in wanted.items():
             d = (wide[at[x]] - wide[at[ref]]).dropna()
             if len(d) < 2:
                 return NoData(_few_reps(
                     d, f"levels {key} and {ref:g}", curves, where))
-            ok, se, tol = compared(d, float(claim["values"][key]), k, atol, claim["compare"])
+            check, se, tol = compared(d, float(claim["values"][key]), k, atol, claim["compare"])
             parts.append(f"{key}: {d.mean():.4g} (SE {se:.3g})")
-            oks.append(ok)
+            checks.append(check)
             reps.append(len(d))
             tests.append(f"level {key}: {tol.split(' (t(', 1)[0]}")
         return claim_row(
@@ -237,7 +248,8 @@ def curve_levels(claim: dict, t: Tables) -> list[dict]:
             f"differences to level {ref:g} of {claim['feature']}: " + "; ".join(parts)
             + f" ({min(reps)} reps or more)",
             f"per level, of its difference d: {'; '.join(tests)}; t({k:g}) the t quantile at "
-            f"Phi({k:g}) with the level's reps - 1 df, SE = sd over reps / sqrt(reps)", all(oks))
+            f"Phi({k:g}) with the level's reps - 1 df, SE = sd over reps / sqrt(reps)",
+            Check.joint(checks))
 
     return per_combo(claim, t, feature_curves, one)
 
@@ -290,14 +302,14 @@ def growth_exponent(claim: dict, t: Tables) -> list[dict]:
         resid = y - y.mean() - b * (x - x.mean())
         se = float(np.sqrt(resid @ resid / (len(x) - 2) / ((x - x.mean()) ** 2).sum()))
         tk = float(t_multiplier(k, len(x) - 2))
-        ok = lo - tk * se - atol <= b <= hi + tk * se + atol
+        check = Check(b, tk * se, "equal", (lo + hi) / 2, (hi - lo) / 2 + atol)
         return claim_row(
             claim, learner, method,
             f"log-log slope of {col} on n: {b:.3g} (SE {se:.3g}; {len(x)} rows, n from "
             f"{r['n'].min():g} to {r['n'].max():g})",
             f"{lo:g} - t({k:g}) SE - {atol:g} <= slope <= {hi:g} + t({k:g}) SE + {atol:g} "
             f"(t({k:g}) = {tk:.3g}: the t quantile at Phi({k:g}), {len(x) - 2} df), SE of the "
-            f"least-squares slope", bool(ok))
+            f"least-squares slope", check)
 
     return per_combo(claim, t, "other", one)
 
@@ -382,14 +394,16 @@ def published_value(claim: dict, t: Tables) -> list[dict]:
                 f"{', '.join(map(str, held.unique()))})")
         sd = float(v.std())
         tk = float(t_multiplier(k, len(v) - 1))
-        allowed = tk * sd * np.sqrt(1 + 1 / len(v)) + atol
+        half = tk * sd * np.sqrt(1 + 1 / len(v))
+        allowed = half + atol
         return claim_row(
             claim, learner, method,
             f"{metric}: {v.mean():.4g} (sd {sd:.3g} over {len(v)} reps, from {v.min():.4g} to "
             f"{v.max():.4g})",
             f"|mean - {value:g}| <= t({k:g}) sd sqrt(1 + 1/reps) + {atol:g} = {allowed:.3g} "
             f"(t({k:g}) = {tk:.3g}: the t quantile at Phi({k:g}), {len(v) - 1} df; the "
-            f"prediction interval of one run)", bool(abs(v.mean() - value) <= allowed))
+            f"prediction interval of one run)",
+            Check(float(v.mean()), half, "equal", value, atol, scale=value))
 
     return per_combo(claim, t, "other", one)
 

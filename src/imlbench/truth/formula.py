@@ -53,6 +53,20 @@ E[(m(X) - m(X~))^2], estimated without e (the same mean, without the noise's var
 ratio E[(Y - m(X~))^2] / E[(Y - m(X))^2] is (noise_sd^2 + difference) / noise_sd^2. The ranks of
 the true importances are computed where they are read (:func:`imlbench.metrics.ranks.truth_ranks`).
 
+Exchangeable features share one estimate. Swapping features a and b leaves the joint law and
+m unchanged when both have a law (no structural equation) that no structural equation reads,
+their laws are the same (law and parameters; categorical: the probabilities of the codes),
+their copula correlations with every other feature are equal (features outside the copula
+block: 0), and m(x) = m(x with x_a, x_b swapped) on :data:`N_SYMMETRY` rows drawn from the
+law, to a relative :data:`SYMMETRY_RTOL` (rounding of a reordered sum). Then their marginal
+and conditional PFIs are equal, and so for every pair of a class joined by such swaps
+(:func:`exchangeable_classes`). Their Monte Carlo estimates, however, differ by noise, which
+would order them by chance. So each row's PFI terms of a class's features are replaced by
+their mean over the class: every feature of the class gets the same value, an unbiased
+estimate of the common PFI, with the standard error of that per-row mean (the terms of one row
+are correlated: they share X). Their tie is then exact (equal values), and the ranks keep it.
+Closed forms need no pooling (ties to rounding are tied where the ranks are read).
+
 Closed forms (identity link, f linear: ``linear()``, features jointly normal: ``gaussian()``,
 mean mu, covariance S): PD b_j z + sum_{k != j} b_k mu_k + intercept; ALE b_j (z - z_0) (f
 linear suffices); marginal PFI 2 b_j^2 S_jj; when S is positive definite, E[f | x_j = z] =
@@ -73,7 +87,7 @@ from imlbench.truth import FixedRng, truth, truth_frame
 from imlbench.truth.linear_gaussian import conditional_variances
 
 if TYPE_CHECKING:
-    from imlbench.dgp.formula import FormulaDGP
+    from imlbench.dgp.formula import FormulaDGP, Marginal
 
 #: Monte Carlo rows per estimate, drawn in chunks of CHUNK rows
 N_MC = 100_000
@@ -88,6 +102,10 @@ GRID_QUANTILES = np.linspace(0.05, 0.95, 21)
 MAX_LEVELS = 100
 #: central-difference step, relative to the feature's standard deviation
 STEP = 1e-4
+#: rows on which m is compared with m of the rows with two features swapped
+N_SYMMETRY = 2_000
+#: relative tolerance of that comparison (rounding of a reordered sum)
+SYMMETRY_RTOL = 1e-9
 
 Values = Callable[[int, np.random.Generator], np.ndarray]
 Estimate = tuple[np.ndarray, np.ndarray]
@@ -339,6 +357,62 @@ def _importance_frames(features: list[str], kind: str, value: np.ndarray,
     return out
 
 
+def _law_key(m: Marginal) -> tuple:
+    """What fixes a marginal law: its name and parameters (a categorical's probabilities of the
+    codes 0..k-1 that m reads; its level names are labels)."""
+    if m.law == "categorical":
+        return m.law, tuple(float(p) for p in m.dist.pk)
+    return m.law, tuple(float(a) for a in m.dist.args), tuple(sorted(m.dist.kwds.items()))
+
+
+def _swappable(d: FormulaDGP, a: int, b: int, R: np.ndarray) -> bool:
+    """Whether swapping features a and b leaves the joint law unchanged (see the module doc),
+    given R, the copula correlation of all features (0 outside the copula block)."""
+    names = d.feature_names
+    read = {n for expr in d.equations.values() for n in expr.names}
+    if any(names[k] not in d.marginals or names[k] in read for k in (a, b)):
+        return False
+    others = [k for k in range(len(names)) if k not in (a, b)]
+    return _law_key(d.marginals[names[a]]) == _law_key(d.marginals[names[b]]) and \
+        np.array_equal(R[a, others], R[b, others])
+
+
+def exchangeable_classes(d: FormulaDGP, rng: np.random.Generator) -> list[list[int]]:
+    """The classes of two or more features (column indices, in order) that swaps of two
+    features leaving the joint law and m unchanged map onto each other (see the module doc):
+    their PFIs are equal. m is compared on N_SYMMETRY rows drawn with ``rng``."""
+    p = len(d.feature_names)
+    R = np.eye(p)
+    block = [d.feature_names.index(n) for n in d.block]
+    if block:
+        R[np.ix_(block, block)] = d.correlation
+    X = d.sample_features(N_SYMMETRY, rng)
+    m = d.f(X)
+    atol = SYMMETRY_RTOL * float(np.abs(m).max())
+    label = list(range(p))
+    for a in range(p):
+        for b in range(a + 1, p):
+            if label[a] == label[b] or not _swappable(d, a, b, R):
+                continue
+            swapped = X.copy()
+            swapped[:, [a, b]] = X[:, [b, a]]
+            if np.allclose(d.f(swapped), m, rtol=SYMMETRY_RTOL, atol=atol):
+                old, new = label[b], label[a]
+                label = [new if lab == old else lab for lab in label]
+    classes = [[j for j in range(p) if label[j] == c] for c in dict.fromkeys(label)]
+    return [c for c in classes if len(c) > 1]
+
+
+def _pooled(terms: np.ndarray, classes: list[list[int]], kinds: int) -> np.ndarray:
+    """``terms`` (rows, features x kinds: feature j's kind i in column j kinds + i) with the
+    columns of every exchangeable class replaced, per row and kind, by their mean."""
+    for c in classes:
+        for i in range(kinds):
+            cols = [j * kinds + i for j in c]
+            terms[:, cols] = terms[:, cols].mean(axis=1, keepdims=True)
+    return terms
+
+
 def importance_table(d: FormulaDGP, fixed_rng: FixedRng, *, closed: bool = True
                      ) -> pd.DataFrame:
     """The ``importance`` table (see the module doc); ``closed=False``: Monte Carlo only."""
@@ -351,6 +425,7 @@ def importance_table(d: FormulaDGP, fixed_rng: FixedRng, *, closed: bool = True
             exact["conditional"] = 2 * lg.b**2 * conditional_variances(lg.S)
     kinds = [k for k in ("marginal", "conditional")
              if k not in exact and (k == "marginal" or d.has_conditional)]
+    classes = exchangeable_classes(d, fixed_rng("formula:exchangeable")) if kinds else []
 
     def values(k: int, r: np.random.Generator) -> np.ndarray:
         X, fresh = d.sample_features(k, r), d.sample_features(k, r)
@@ -362,7 +437,7 @@ def importance_table(d: FormulaDGP, fixed_rng: FixedRng, *, closed: bool = True
                 Xt[:, j] = fresh[:, j] if kind == "marginal" else \
                     d.sample_conditional(X, [j], r)[:, 0]
                 out.append((base - d.f(Xt)) ** 2)
-        return np.column_stack(out)
+        return _pooled(np.column_stack(out), classes, len(kinds))
 
     estimates = {kind: (value, 0.0) for kind, value in exact.items()}
     if kinds:

@@ -278,6 +278,25 @@ def test_predictability_claim_uses_the_split_noise():
     verdicts = {r["published"].split(":")[0]: r["verdict"] for r in rows}
     # tolerance 3 * 2 * sqrt(1.25) = 6.7 points: temp (4 off) passes, hum (23 off) fails
     assert verdicts == {"temp": "reproduced", "hum": "not reproduced", "yr": "no data"}
+    # power: twice the tolerance, relative to the published 66%
+    assert rows[0]["detectable"] == pytest.approx(2 * 3 * 2 * np.sqrt(1.25))
+    assert rows[0]["power"] == "departures of 13.4 (20.3% of 66) from the claimed value"
+
+
+@pytest.mark.parametrize("top, verdict", [
+    (["a", "b"], "reproduced"),  # both ranges lie above c's
+    (["a"], "inconclusive"),  # a's range [90, 110] overlaps b's [80, 95] (was: not reproduced)
+    (["c"], "not reproduced"),  # c's range lies wholly below a's (and b's)
+])
+def test_top_importance_compares_the_permutation_ranges(top, verdict):
+    ranked = pd.DataFrame({"method": "m", "feature": ["a", "b", "c"],
+                           "value": [100.0, 85.0, 10.0], "lower": [90.0, 80.0, 0.0],
+                           "upper": [110.0, 95.0, 20.0]})
+    (row,) = CLAIMS.get("top_importance")(_claim(top=top), _tables(ranked=ranked))
+    assert row["verdict"] == verdict
+    if top == ["a", "b"]:
+        # pairs (a, c) and (b, c): half-widths 10 + 10 and 7.5 + 10; power 2 x 20
+        assert row["detectable"] == pytest.approx(40.0)
 
 
 def test_importance_claims_use_the_median_se():

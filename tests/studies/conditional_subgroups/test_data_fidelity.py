@@ -171,11 +171,12 @@ def test_sampler_streams_do_not_depend_on_the_other_samplers():
     np.testing.assert_allclose(merged["value"], merged["value_full"])
 
 
-def _fidelity_tables(rng: np.random.Generator) -> Tables:
+def _fidelity_tables(rng: np.random.Generator,
+                     levels: tuple = (("hi", 5.0), ("mid", 4.0), ("lo", 3.0))) -> Tables:
     rows = [{"scenario": f"e3_name{d}", "learner": "none", "method": "fid", "rep": r,
              "feature": f"x{f}", "sampler": s, "value": level + 0.1 * rng.standard_normal()}
             for d in ("a", "b") for r in range(3) for f in range(4)
-            for s, level in (("hi", 5.0), ("mid", 4.0), ("lo", 3.0))]
+            for s, level in levels]
     return Tables(ranked=pd.DataFrame(), truth={}, other=pd.DataFrame(rows))
 
 
@@ -196,3 +197,28 @@ def test_rank_and_order_claims():
     share = CLAIMS.get("data_fidelity_share")(
         {**base, "id": "s", "baseline": "lo", "min_share": 0.4, "pairs": [["mid", "hi"]]}, t)
     assert share[0]["verdict"] == "reproduced"  # mid keeps half of hi's gain over lo
+
+
+def test_monotone_and_share_claims_on_a_tie():
+    """"tie" has the level of "mid": the step mid -> tie does not fall significantly, and
+    "tie" beating "mid" is a coin flip: the interval of tie - mid straddles 0, inconclusive
+    (was: not reproduced). A fall (hi -> lo) is not reproduced. Keeping at least the whole
+    gain of "tie" over "lo" straddles D = 0 and passes (not significantly below the share)."""
+    t = _fidelity_tables(np.random.default_rng(0), (("hi", 5.0), ("mid", 4.0), ("tie", 4.0),
+                                                    ("lo", 3.0)))
+    base = {"id": "m", "family": "e3", "text": "", "published": "",
+            "where": {"scenario": "e3_namea", "learner": "none", "method": "fid"}}
+    rows = CLAIMS.get("data_fidelity_monotone")(
+        {**base, "sequences": [["lo", "mid", "hi"], ["mid", "tie"], ["hi", "lo"]]}, t)
+    assert [r["verdict"] for r in rows] == ["reproduced", "inconclusive", "not reproduced"]
+    # the power of the tie's row: 2 z SE of tie - mid over the 8 (data set, feature) pairs
+    other = t.other.pivot_table(index=["scenario", "feature"], columns="sampler",
+                                values="value")  # means over the 3 repetitions
+    d = other["tie"] - other["mid"]
+    assert rows[1]["detectable"] == pytest.approx(2 * 2 * d.std(ddof=1) / np.sqrt(8))
+    # D = (mid - lo) - 1.0 (tie - lo) = -d: its interval straddles 0, and that passes
+    assert abs(d.mean()) < 2 * d.std(ddof=1) / np.sqrt(8)
+    share = CLAIMS.get("data_fidelity_share")(
+        {**base, "baseline": "lo", "min_share": 1.0, "pairs": [["mid", "tie"]]}, t)
+    assert share[0]["verdict"] == "reproduced"
+    assert share[0]["detectable"] == pytest.approx(rows[1]["detectable"])

@@ -266,7 +266,10 @@ CLAIM = {"id": "c", "text": "t", "published": "p",
 
 
 @pytest.mark.parametrize("slope, se, expect, verdict", [
-    (0.5, 0.1, "positive", "reproduced"), (0.15, 0.1, "positive", "not reproduced"),
+    (0.5, 0.1, "positive", "reproduced"),
+    # 0.15 +- 2 x 0.1 straddles 0: a coin flip, inconclusive (was: not reproduced)
+    (0.15, 0.1, "positive", "inconclusive"),
+    (-0.25, 0.1, "positive", "not reproduced"),  # the whole interval lies below 0
     (0.02, 0.01, "value", "reproduced"), (0.05, 0.01, "value", "not reproduced"),
 ])
 def test_effect_slope_claim(slope, se, expect, verdict):
@@ -274,25 +277,37 @@ def test_effect_slope_claim(slope, se, expect, verdict):
                  "se": se, "n_boot": 100} for g in (0, 1)])
     row = CLAIMS.get("effect_slope")({**CLAIM, "feature": "x2", "expect": expect}, t)[0]
     assert row["verdict"] == verdict
+    # power: margin + 2 z SE, z = 2 one-sided, 3 for an equality (margin: the rounding floor)
+    assert row["detectable"] == pytest.approx(
+        2 * 2 * se if expect == "positive" else 1e-9 + 2 * 3 * se, rel=1e-12)
 
 
 @pytest.mark.parametrize("shift, expect, verdict", [
-    (1.0, "lower", "reproduced"), (0.0, "lower", "not reproduced"),
+    (1.0, "lower", "reproduced"),
+    (0.0, "lower", "inconclusive"),  # 0 +- 2 SE straddles 0 (was: not reproduced)
+    (-1.0, "lower", "not reproduced"),  # the estimate is higher: wholly below 0
     (0.0, "equal", "reproduced"), (1.0, "equal", "not reproduced"),
 ])
 def test_importance_change_claim(shift, expect, verdict):
+    """The noise has variance 0.00025 over 5 repeats in each method: SE of the difference
+    sqrt(2 x 0.00025 / 5) = 0.01, so the check detects 2 z SE = 0.04 (z = 2, lower) or 0.06
+    (z = 3, equal)."""
     noise = [0.01, -0.01, 0.02, -0.02, 0.0]
     rows = [{"method": m, "feature": "x1", "repeat": r, "value": base + e}
             for m, base in (("ref", 2.0), ("m", 2.0 - shift)) for r, e in enumerate(noise)]
     claim = {**CLAIM, "expect": expect, "features": ["x1"], "reference_method": "ref"}
-    assert CLAIMS.get("importance_change")(claim, tables(rows))[0]["verdict"] == verdict
+    row = CLAIMS.get("importance_change")(claim, tables(rows))[0]
+    assert row["verdict"] == verdict
+    assert row["detectable"] == pytest.approx(0.04 if expect == "lower" else 0.06, rel=1e-9)
 
 
 def test_pdp_exceeds_observed_claim():
     rows = [{"method": "m", "feature": "x1", "x": x, "value": v, "se": 0.05, "pred_max": 2.7,
              "pred_min": 1.0} for x, v in ((0.5, 2.0), (0.8, 2.9), (1.0, 3.5))]
     claim = {**CLAIM, "feature": "x1", "above": 0.75}
-    assert CLAIMS.get("pdp_exceeds_observed")(claim, tables(rows))[0]["verdict"] == "reproduced"
+    row = CLAIMS.get("pdp_exceeds_observed")(claim, tables(rows))[0]
+    assert row["verdict"] == "reproduced"
+    assert row["detectable"] == pytest.approx(2 * 2 * 0.05)  # 2 z SE, z = 2
     claim["above"] = 0.4
     assert CLAIMS.get("pdp_exceeds_observed")(claim, tables(rows))[0]["verdict"] == \
         "not reproduced"
@@ -315,8 +330,12 @@ def test_draw_share_outside_claim():
     claim = {**CLAIM, "feature": "x1", "given": "x2", "below": 0.5, "interval": [-3, 3],
              "expected": 0.0027}
     share = CLAIMS.get("draw_share_outside")
-    assert share({**claim, "expect": "equal"}, tables(clean))[0]["verdict"] == "reproduced"
-    assert share({**claim, "expect": "above"}, tables(clean))[0]["verdict"] == "not reproduced"
+    equal = share({**claim, "expect": "equal"}, tables(clean))[0]
+    assert equal["verdict"] == "reproduced"
+    se = np.sqrt(0.0027 * (1 - 0.0027) / (clean["x2"] < 0.5).sum())
+    assert equal["detectable"] == pytest.approx(2 * 3 * se)  # 2 z SE, z = 3 (equality)
+    # 0 +- 2 SE straddles 0.0027: inconclusive (was: not reproduced)
+    assert share({**claim, "expect": "above"}, tables(clean))[0]["verdict"] == "inconclusive"
     far = clean.copy()
     low = far.index[far["x2"] < 0.5]
     far.loc[low[: len(low) // 5], "draw"] = 10.0
@@ -327,10 +346,14 @@ def test_draw_share_outside_claim():
 @pytest.mark.parametrize("corr, expect, value, verdict", [
     (0.8, "above", 0.0, "reproduced"), (0.8, "below", 0.95, "reproduced"),
     (0.0, "equal", 0.0, "reproduced"), (0.8, "equal", 0.0, "not reproduced"),
-    (0.0, "above", 0.0, "not reproduced"),
+    # r = -0.03: -0.03 +- 2 x 0.071 straddles z(0) = 0, inconclusive (was: not reproduced)
+    (0.0, "above", 0.0, "inconclusive"),
+    (0.8, "below", 0.0, "not reproduced"),  # wholly above z(0)
 ])
 def test_draw_correlation_claim(corr, expect, value, verdict):
-    """200 rows: SE 0.071 on Fisher's z scale."""
+    """200 rows: SE 1 / sqrt(197) = 0.071 on Fisher's z scale; the check detects 2 z SE."""
     claim = {**CLAIM, "feature": "x1", "with": "x1", "value": value, "expect": expect}
     row = CLAIMS.get("draw_correlation")(claim, tables(_draws(corr)))[0]
     assert row["verdict"] == verdict, row
+    z = 3.0 if expect == "equal" else 2.0
+    assert row["detectable"] == pytest.approx(2 * z / np.sqrt(197))

@@ -31,7 +31,9 @@ def _curves(scenario: str, sd: float, seed: int) -> pd.DataFrame:
                          for r in range(REPS) for x in GRID])
 
 
-@pytest.mark.parametrize("sd_a, verdict", [(1.0, "reproduced"), (0.1, "not reproduced")])
+# without the effect the claim is about, the one-sided interval straddles its bound: the
+# verdict is inconclusive (imlbench.metrics.claims.Check), not a coin-flip "not reproduced"
+@pytest.mark.parametrize("sd_a, verdict", [(1.0, "reproduced"), (0.1, "inconclusive")])
 def test_spread_ratio(sd_a, verdict):
     """SD 1 vs 0.1 over 20 reps: log ratio 2.3, its SE about 0.16 (1/sqrt(2 R) per scenario)."""
     other = pd.concat([_curves("a", sd_a, 1), _curves("b", 0.1, 2)])
@@ -54,14 +56,14 @@ def _surface(noise_corner: float, tilt: float, seed: int) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-@pytest.mark.parametrize("noise, verdict", [(0.5, "reproduced"), (0.01, "not reproduced")])
+@pytest.mark.parametrize("noise, verdict", [(0.5, "reproduced"), (0.01, "inconclusive")])
 def test_region_spread_ratio(noise, verdict):
     row = _run("region_spread_ratio", {"corner": 0.5, "diagonal": 0.1},
                _surface(noise, 0.0, 3))
     assert row["verdict"] == verdict, row
 
 
-@pytest.mark.parametrize("tilt, verdict", [(2.0, "reproduced"), (0.0, "not reproduced")])
+@pytest.mark.parametrize("tilt, verdict", [(2.0, "reproduced"), (0.0, "inconclusive")])
 def test_region_gradient_gap(tilt, verdict):
     """Without tilt both regions have |df/dz| from the 0.01 noise only (the corners' larger
     by the noise SD 0.01 too): the gap is 0 up to noise."""
@@ -87,7 +89,7 @@ def _ice(off_error: float, seed: int) -> tuple[pd.DataFrame, dict]:
     return pd.DataFrame(rows), {("a", "effects"): truth}
 
 
-@pytest.mark.parametrize("off_error, verdict", [(0.3, "reproduced"), (0.0, "not reproduced")])
+@pytest.mark.parametrize("off_error, verdict", [(0.3, "reproduced"), (0.0, "inconclusive")])
 def test_band_error_gap(off_error, verdict):
     other, truths = _ice(off_error, 5)
     row = _run("band_error_gap", {"feature": "x1"}, other, truths=truths)
@@ -102,7 +104,7 @@ def _importances(x2: float, seed: int) -> pd.DataFrame:
 
 
 @pytest.mark.parametrize("x2, compare, relative, verdict", [
-    (0.01, "above", None, "reproduced"), (0.0, "above", None, "not reproduced"),
+    (0.01, "above", None, "reproduced"), (0.0, "above", None, "inconclusive"),
     (0.0, "below", "x1", "reproduced"), (0.01, "below", "x1", "not reproduced"),
 ])
 def test_importance_level(x2, compare, relative, verdict):

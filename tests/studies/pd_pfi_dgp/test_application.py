@@ -213,6 +213,69 @@ def test_mse_difference_claim_is_the_corrected_t_test():
     assert "half-width" in rows[0]["tolerance"]
 
 
+def test_mse_claims_power_and_straddle_by_hand():
+    """MSEs 0.30, 0.32, 0.34, 0.36 (mean 0.33, s = sqrt(0.002 / 3)) against 0.33: the check
+    is 0.33 +- 2 sqrt(2) s / 2 equal to it, detecting 2 x 2 sqrt(2) s / sqrt(4) = 2 sqrt(2) s.
+    Differences rf - lm of -0.02 +- 0.01 have a corrected t interval around -0.02 that
+    straddles 0: "negative" is inconclusive (was not reproduced)."""
+    rf = np.array([0.30, 0.32, 0.34, 0.36])
+    claim = {"id": "m", "text": "t", "published": "p", "values": {"rf": 0.33},
+             "where": {"scenario": "s", "learner": "rf", "method": "r"}}
+    [row] = CLAIMS.get("pd_pfi_mse")(claim, _tables([_mse_rows("rf", rf)]))
+    assert row["verdict"] == "reproduced"
+    assert row["detectable"] == pytest.approx(2 * np.sqrt(2) * np.sqrt(0.002 / 3))
+    lm = rf + np.array([0.01, 0.03, 0.01, 0.03])
+    claim = {"id": "c", "text": "t", "published": "p", "best": "rf", "expect": "negative",
+             "where": {"scenario": "s", "learner": ["rf", "lm"], "method": "r"}}
+    [row] = CLAIMS.get("pd_pfi_mse_difference")(
+        claim, _tables([_mse_rows("rf", rf), _mse_rows("lm", lm)]))
+    # d = -0.02 +- t_3 sqrt((1/4 + 0.58) s^2) = -0.02 +- 3.18 x 0.0105: straddles 0
+    assert row["verdict"] == "inconclusive"
+    s2 = 0.01**2 * 4 / 3
+    half = student_t.ppf(0.975, 3) * np.sqrt((1 / 4 + 0.368 / 0.632) * s2)
+    assert row["detectable"] == pytest.approx(2 * half)
+
+
+def _pfi_rows(method, intervals):
+    """PFI rows of one method: {feature: (value, lower, upper)}."""
+    return pd.DataFrame([{"scenario": "s", "learner": "rf", "method": method, "rep": 0,
+                          "quantity": "pfi", "feature": f, "value": v, "lower": lo,
+                          "upper": hi, "source": "saratoga"}
+                         for f, (v, lo, hi) in intervals.items()])
+
+
+def test_pfi_interval_claims_are_three_way():
+    """Separation [a, b]: learner level a's interval above b's (a 1.0 [0.8, 1.2], b 0.5 [0.3,
+    0.7]: reproduced), overlapping (b 0.9 [0.7, 1.1]: the difference 0.1 +- 0.4 straddles 0,
+    inconclusive, was not reproduced); model level overlap (reproduced), b's interval wholly
+    above a's (b 1.6 [1.4, 1.8]: not reproduced; it was "overlap" before). Power: 2 x (0.2 +
+    0.2) = 0.8. Top features [a, b] with our top two a, c: the mismatch b 0.9 [0.7, 1.1] vs c
+    1.0 [0.9, 1.1] overlaps: inconclusive (was reproduced), power 2 x (0.2 + 0.1) = 0.6."""
+    sep = CLAIMS.get("pd_pfi_pfi_separation")
+    claim = {"id": "s", "text": "t", "published": "p", "features": ["a", "b"],
+             "where": {"scenario": "s", "learner": "rf", "method": ["lvl", "mdl"]}}
+    a = (1.0, 0.8, 1.2)
+    cases = (((0.5, 0.3, 0.7), (0.9, 0.7, 1.1), ["reproduced", "reproduced"]),
+             ((0.9, 0.7, 1.1), (1.6, 1.4, 1.8), ["inconclusive", "not reproduced"]))
+    for learner_b, model_b, verdicts in cases:
+        rows = sep(claim, _tables([_pfi_rows("lvl", {"a": a, "b": learner_b}),
+                                   _pfi_rows("mdl", {"a": a, "b": model_b})]))
+        assert [r["verdict"] for r in rows] == verdicts
+        assert [r["detectable"] for r in rows] == pytest.approx([0.8, 0.8])
+    top = CLAIMS.get("pd_pfi_top_features")
+    claim = {"id": "k", "text": "t", "published": "p", "top": ["a", "b"],
+             "where": {"scenario": "s", "learner": "rf", "method": "lvl"}}
+    pfi = {"a": (1.2, 1.0, 1.4), "b": (0.9, 0.7, 1.1), "c": (1.0, 0.9, 1.1)}
+    [row] = top(claim, _tables([_pfi_rows("lvl", pfi)]))
+    assert row["verdict"] == "inconclusive" and row["detectable"] == pytest.approx(0.6)
+    pfi["b"] = (0.5, 0.3, 0.7)  # b's interval wholly below c's
+    [row] = top(claim, _tables([_pfi_rows("lvl", pfi)]))
+    assert row["verdict"] == "not reproduced"
+    pfi["b"] = (1.1, 1.0, 1.2)  # the same set: an exact agreement
+    [row] = top(claim, _tables([_pfi_rows("lvl", pfi)]))
+    assert row["verdict"] == "reproduced" and row["detectable"] == 0.0
+
+
 def test_width_claims_use_the_refits():
     pd_pfi_width_ratio = CLAIMS.get("pd_pfi_width_ratio")
     pd_pfi_pd_extremes = CLAIMS.get("pd_pfi_pd_extremes")

@@ -216,6 +216,100 @@ def test_coverage_table_verdict_uses_two_se_plus_rounding(coverage, verdict):
     assert rows[0]["published"] == "0.41"
 
 
+def test_coverage_table_detects_two_intervals_plus_the_rounding():
+    """The check c +- 2 SE equal to 0.41 up to 0.005: it detects departures of 0.005 + 2 x 2
+    x 0.01 = 0.045 (of 1, coverages being shares)."""
+    row = CLAIMS.get("coverage_table")(CLAIM, _tables(0.42, 0.01))[0]
+    assert row["detectable"] == pytest.approx(0.045)
+    assert "4.5% of 1" in row["power"]
+
+
+def _summary(*cells, learner="lm", m=15, width=0.1, more=()):
+    """A summary of (column, coverage, SE) cells of sc/``learner`` pd at ``m`` refits, and the
+    rows of ``more`` (summaries of other learners or refit counts)."""
+    from imlbench.studies.pd_pfi_dgp.claims_coverage import COLUMNS
+
+    rows = [{"scenario": "sc", "learner": learner, "quantity": "pd", "strategy": COLUMNS[c][0],
+             "corrected": COLUMNS[c][1], "m": m, "coverage": cov, "coverage_se": se,
+             "width": width, "reps": 400} for c, cov, se in cells]
+    rows += [r for t in more for r in t.summary.to_dict("records")]
+    return Tables(ranked=pd.DataFrame(), truth={}, other=pd.DataFrame(),
+                  summary=pd.DataFrame(rows))
+
+
+PATTERN = {"id": "p", "text": "t", "published": "p", "quantity": "pd", "m": 15, "z": 2,
+           "over": None, "where": {"scenario": "sc", "learner": "lm", "method": "refits"}}
+
+
+@pytest.mark.parametrize(("coverage", "verdict"), [(0.90, "reproduced"),
+                                                    (0.94, "inconclusive"),
+                                                    (0.98, "not reproduced")])
+def test_coverage_below_is_three_way(coverage, verdict):
+    """c +- 2 x 0.01 below 0.95: [0.88, 0.92] below, [0.92, 0.96] straddles (undecided),
+    [0.96, 1.00] above; power 2 x 2 x 0.01 = 0.04."""
+    claim = {**PATTERN, "columns": ["boot"], "level": 0.95}
+    [row] = CLAIMS.get("coverage_below")(claim, _summary(("boot", coverage, 0.01)))
+    assert row["verdict"] == verdict
+    assert row["detectable"] == pytest.approx(0.04)
+    assert ("undecided" in row["reproduced"]) == (verdict == "inconclusive")
+
+
+@pytest.mark.parametrize(("coverage", "verdict"), [(0.93, "reproduced"),
+                                                    (0.90, "not reproduced")])
+def test_coverage_near_misses_only_outside_the_slack(coverage, verdict):
+    """c +- 2 x 0.01 against [0.95 - 0.01, 0.95 + 0.01]: [0.91, 0.95] meets it, [0.88, 0.92]
+    misses it; power 0.01 + 2 x 2 x 0.01 = 0.05."""
+    claim = {**PATTERN, "columns": ["boot"], "level": 0.95, "slack": 0.01}
+    [row] = CLAIMS.get("coverage_near")(claim, _summary(("boot", coverage, 0.01)))
+    assert row["verdict"] == verdict and row["detectable"] == pytest.approx(0.05)
+
+
+def test_coverage_gap_closed_straddle_is_inconclusive():
+    """Naive 0.80 -> corrected 0.90, SE 0.01 each: lift 0.10 +- 2 x 0.02 = [0.06, 0.14]
+    against half the gap, 0.5 x (0.95 - 0.80) = 0.075, straddles it: inconclusive (was
+    reproduced, "not contradicted"); a lift to 0.94 ([0.10, 0.18]) closes it. Power 2 x 2 x
+    0.02 = 0.08."""
+    claim = {**PATTERN, "share": 0.5}
+    gap_closed = CLAIMS.get("coverage_gap_closed")
+    [row] = gap_closed(claim, _summary(("boot", 0.80, 0.01), ("boot*", 0.90, 0.01)))
+    assert row["verdict"] == "inconclusive" and row["detectable"] == pytest.approx(0.08)
+    [row] = gap_closed(claim, _summary(("boot", 0.80, 0.01), ("boot*", 0.94, 0.01)))
+    assert row["verdict"] == "reproduced"
+
+
+def test_coverage_order_is_a_difference_against_zero():
+    """boot* 0.90 vs boot 0.80 (SE 0.01 each): the difference 0.10 +- 2 x 0.02 lies above 0
+    (cell and mean alike); boot* 0.83: 0.03 +- 0.04 straddles 0 (inconclusive, was not
+    reproduced by the mean); boot* 0.70: -0.10 +- 0.04 lies below 0."""
+    claim = {**PATTERN, "pairs": [["boot*", "boot"]]}
+    order = CLAIMS.get("coverage_order")
+    for corrected, verdict in ((0.90, "reproduced"), (0.83, "inconclusive"),
+                               (0.70, "not reproduced")):
+        [row] = order(claim, _summary(("boot", 0.80, 0.01), ("boot*", corrected, 0.01)))
+        assert row["verdict"] == verdict
+        assert row["detectable"] == pytest.approx(0.08)
+
+
+def test_coverage_lowest_and_refits_trend_are_three_way():
+    """lm 0.80 vs rf 0.85 (SE 0.01 each): 0.80 - 0.85 +- 2 x 0.02 = [-0.09, -0.01] lies below
+    0 (lowest); rf 0.82: [-0.06, 0.02] straddles 0 (inconclusive, was not reproduced).
+    Coverage 0.90 at m = 2 falls to 0.80 at m = 30 (0.10 +- 0.04 above 0) as the width falls
+    (0.2 -> 0.1, no SE): reproduced; to 0.88 (0.02 +- 0.04) inconclusive."""
+    lowest = CLAIMS.get("coverage_lowest")
+    claim = {**PATTERN, "columns": ["boot"], "others": ["rf"]}
+    for other, verdict in ((0.85, "reproduced"), (0.82, "inconclusive")):
+        t = _summary(("boot", 0.80, 0.01), more=[_summary(("boot", other, 0.01), learner="rf")])
+        [row] = lowest(claim, t)
+        assert row["verdict"] == verdict and row["detectable"] == pytest.approx(0.08)
+    trend = CLAIMS.get("refits_trend")
+    claim = {**PATTERN, "columns": ["boot"], "m_from": 2, "m_to": 30}
+    for late, verdict in ((0.80, "reproduced"), (0.88, "inconclusive")):
+        t = _summary(("boot", 0.90, 0.01), m=2, width=0.2,
+                     more=[_summary(("boot", late, 0.01), m=30)])
+        [row] = trend(claim, t)
+        assert row["verdict"] == verdict and row["detectable"] == pytest.approx(0.08)
+
+
 def test_coverage_table_has_no_verdict_from_one_repetition():
     rows = CLAIMS.get("coverage_table")(CLAIM, _tables(0.41, np.inf))
     assert rows[0]["verdict"] == "no data"

@@ -13,7 +13,7 @@ from imlbench.dgp.base import make_dgp
 from imlbench.explain.api import METHODS, ExplainContext
 from imlbench.explain.estimands import truth_frame
 from imlbench.learners import fit_quietly, make_learner
-from imlbench.metrics.claims import CLAIMS, REPRODUCED, Tables
+from imlbench.metrics.claims import CLAIMS, INCONCLUSIVE, REPRODUCED, Tables
 from imlbench.studies.pd_pfi_dgp.claims_toy import integrated_squared_bias
 from imlbench.studies.pd_pfi_dgp.dgp_toy import MEAN_SIN_X1, PdpUncertaintyToy
 from imlbench.studies.pd_pfi_dgp.methods_toy import fit_target_scaled, pd_with_se
@@ -179,12 +179,16 @@ pd_bias = CLAIMS.get("pd_bias")
 
 def test_variance_ratio_claim_fails_without_model_variance():
     """Curves that differ only by their own MC error (SD = se) give a ratio near 1: the
-    claim is not reproduced; with a model spread 5 times the SE it is."""
+    claim is not reproduced; with a model spread 5 times the SE it is. The check is
+    Q +- (quantile - 1) against 1: a ratio near 1 straddles it (inconclusive, no longer "not
+    reproduced"); its power is 2 (quantile - 1), chi2_9 / 9 at 0.99: 21.666 / 9 = 2.4073."""
     grid = np.linspace(0, 10, 12)
     r = rng(9)
     mc_only = _curves(0.2 * r.normal(size=(10, len(grid))), 0.2, grid)
     row = pd_variance_ratio({**CLAIM, "against": "mc_se"}, _tables(mc_only))[0]
-    assert row["verdict"] != REPRODUCED
+    # Q = 0.98 lies between 2 - 2.41 and 2.41: the interval straddles 1 (was not reproduced)
+    assert row["verdict"] == INCONCLUSIVE
+    assert row["detectable"] == pytest.approx(2 * (21.665994 / 9 - 1), rel=1e-6)
     spread = _curves(r.normal(size=(10, 1)) + 0.2 * r.normal(size=(10, len(grid))), 0.2, grid)
     row = pd_variance_ratio({**CLAIM, "against": "mc_se"}, _tables(spread))[0]
     assert row["verdict"] == REPRODUCED
@@ -192,7 +196,8 @@ def test_variance_ratio_claim_fails_without_model_variance():
                     for k in range(5)])
     row = pd_variance_ratio({**CLAIM, "against": "mc_samples"},
                             _tables(pd.concat([spread, mc])))[0]
-    assert row["verdict"] != REPRODUCED and "F(9, 40)" in row["tolerance"]
+    # Q = 1.22 against F(9, 40) at 0.99 = 2.89: straddles 1 (was not reproduced)
+    assert row["verdict"] == INCONCLUSIVE and "F(9, 40)" in row["tolerance"]
 
 
 def test_bias_claim_needs_a_bias():
@@ -201,11 +206,28 @@ def test_bias_claim_needs_a_bias():
     r = rng(10)
     unbiased = np.sin(grid) + 0.3 * r.normal(size=(10, len(grid)))
     row = pd_bias({**CLAIM, "z": 2}, _tables(_curves(unbiased, 0.1, grid), truth))[0]
-    assert row["verdict"] != REPRODUCED
+    # B2 = 0.002 +- 2 x 0.0045 straddles 0: inconclusive (was not reproduced)
+    assert row["verdict"] == INCONCLUSIVE
     biased = unbiased + 0.8
     row = pd_bias({**CLAIM, "z": 2}, _tables(_curves(biased, 0.1, grid), truth))[0]
     assert row["verdict"] == REPRODUCED
     assert pd_bias({**CLAIM}, _tables(_curves(biased, 0.1, grid)))[0]["verdict"] == "no data"
+
+
+def test_bias_claim_verdict_and_power_by_hand():
+    """Errors e = 1, 2, 3 (constant over the grid, DGP-PD 0): B2 = 2 (1 2 + 1 3 + 2 3) / (3 2)
+    = 11/3; leave-one-out B2 = e_i e_j = 6, 3, 2 (mean 11/3), jackknife SE = sqrt(2/3 (49 + 4
+    + 25) / 9) = sqrt(52) / 3. With z = 2 the interval 11/3 +- 2 sqrt(52) / 3 = [-1.14, 8.47]
+    straddles 0: ``positive`` is inconclusive, ``zero`` reproduced; both detect departures
+    of 2 x 2 SE = 4 sqrt(52) / 3."""
+    grid = np.linspace(0, 10, 5)
+    truth = truth_frame("pd", "x1", np.zeros(11), x=np.linspace(0, 10, 11))
+    curves = _curves(np.array([1.0, 2.0, 3.0])[:, None] * np.ones(len(grid)), 0.1, grid)
+    for expect, verdict in (("positive", INCONCLUSIVE), ("zero", REPRODUCED)):
+        row = pd_bias({**CLAIM, "z": 2, "expect": expect}, _tables(curves, truth))[0]
+        assert row["verdict"] == verdict
+        assert row["detectable"] == pytest.approx(4 * np.sqrt(52) / 3)
+        assert "B2 = 3.6667" in row["reproduced"]
 
 
 def _write(df: pd.DataFrame, path: Path) -> Path:

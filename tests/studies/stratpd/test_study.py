@@ -9,7 +9,14 @@ import pytest
 
 from imlbench.explain.api import METHODS, ExplainContext
 from imlbench.explain.stratpd import catstratpd
-from imlbench.metrics.claims import CLAIMS, NO_DATA, NOT_REPRODUCED, REPRODUCED, Tables
+from imlbench.metrics.claims import (
+    CLAIMS,
+    INCONCLUSIVE,
+    NO_DATA,
+    NOT_REPRODUCED,
+    REPRODUCED,
+    Tables,
+)
 from imlbench.studies.stratpd.dgp_weather import BASE, STATES, StratpdWeather, weather_effects
 
 
@@ -75,13 +82,15 @@ def _spread_tables(sd_high: float, sd_low: float, reps: int = 10) -> Tables:
 
 
 @pytest.mark.parametrize(("high", "low", "verdict"), [
-    (1.0, 0.2, REPRODUCED), (0.5, 0.5, NOT_REPRODUCED), (0.2, 1.0, NOT_REPRODUCED)])
+    # equal spreads: the interval of the difference straddles 0, inconclusive
+    (1.0, 0.2, REPRODUCED), (0.5, 0.5, INCONCLUSIVE), (0.2, 1.0, NOT_REPRODUCED)])
 def test_spread_above_compares_run_to_run_variation(high, low, verdict):
     claim = {"id": "s", "kind": "spread_above", "figure": "f", "text": "t", "published": "p",
              "where": {"scenario": "high", "learner": "none", "method": "stratpd"},
              "feature": "x1", "than_scenario": "low"}
     (row,) = CLAIMS.get("spread_above")(claim, _spread_tables(high, low))
     assert row["verdict"] == verdict
+    assert row["detectable"] > 0 and row["power"].startswith("departures of")
 
 
 def test_spread_above_needs_both_scenarios():

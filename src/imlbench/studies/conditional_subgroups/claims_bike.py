@@ -15,6 +15,11 @@ report:
   PDP averages (its slope, its level, its difference between levels is the mean of the rows'),
   sd over rows / sqrt(rows); the model is fixed, so this is the error of the PDP over the
   rows the paper averages over.
+
+Verdict and power (margin + 2 half) per :class:`imlbench.metrics.claims.Check`: an interval
+of a one-sided test that straddles the bound is ``inconclusive``. Structural claims (the set of
+features a fitted tree splits on, a subgroup that does not exist) and the count of
+:func:`depth_tradeoff` are exact.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ import numpy as np
 import pandas as pd
 from scipy.special import ndtri
 
-from imlbench.metrics.claims import Tables, claim_kind, claim_row, select_rows
+from imlbench.metrics.claims import Check, Tables, claim_kind, claim_row, select_rows
 from imlbench.params import (
     REQUIRED,
     choice,
@@ -77,7 +82,8 @@ def median_se(row: pd.Series) -> float:
 @claim_kind("predictability_table", params={"values": table(value=number()), **Z3})
 def predictability_table(claim: dict, t: Tables) -> list[dict]:
     """Table 6: per feature of ``values`` (published %), ours = mean over k fold splits;
-    |ours - published| <= z sd sqrt(1 + 1/k), sd = SD of the two-fold estimate over splits."""
+    |ours - published| <= z sd sqrt(1 + 1/k), sd = SD of the two-fold estimate over splits;
+    verdict and power (margin + 2 half) per :class:`imlbench.metrics.claims.Check`."""
     z = claim["z"]
     _, learner, m = _where(claim)
     est = _other(claim, t)
@@ -96,7 +102,7 @@ def predictability_table(claim: dict, t: Tables) -> list[dict]:
                          f"{ours:.1f}% (SD over {k} fold splits {sd:.1f} points)",
                          f"|gap| <= {z:g} SD sqrt(1 + 1/k) = {tol:.1f} points (split noise "
                          "only; our data are one year of days aggregated from hours)",
-                         bool(abs(ours - published) <= tol)))
+                         Check(ours, tol, "equal", published, scale=published)))
     return rows
 
 
@@ -111,7 +117,12 @@ def _importance(claim: dict, t: Tables, method: str) -> pd.DataFrame:
 def top_importance(claim: dict, t: Tables) -> list[dict]:
     """The features ``top`` (those in the data) are the most important by median importance,
     separated from the rest: min lower quantile of ``top`` > max upper quantile of the others
-    (their 5%-95% permutation ranges do not overlap)."""
+    (their 5%-95% permutation ranges do not overlap). Per pair (i of ``top``, j of the rest)
+    the difference of the ranges' midpoints +- the sum of their half-widths (its lower end is
+    lower_i - upper_j) against 0, ``above``: verdict and power (2 half) per
+    :class:`imlbench.metrics.claims.Check`: overlapping ranges are ``inconclusive``, a range
+    of ``top`` wholly below one of the rest is ``not reproduced``. (Separated ranges order
+    the medians, which lie within their ranges.)"""
     _, learner, m = _where(claim)
     est = _importance(claim, t, m)
     if est.empty:
@@ -123,12 +134,19 @@ def top_importance(claim: dict, t: Tables) -> list[dict]:
         return [_missing(claim, "none of the features is in the data" + note)]
     order = est["value"].sort_values(ascending=False)
     rest = est.drop(index=top)
+    if rest.empty:
+        return [_missing(claim, "every feature of the data is in top: nothing to be above")]
     gap = est.loc[top, "lower"].min() - rest["upper"].max()
-    ok = set(order.index[: len(top)]) == set(top) and gap > 0
+    mid, half = (est["lower"] + est["upper"]) / 2, (est["upper"] - est["lower"]) / 2
+    i = [a for a in top for _ in rest.index]  # every pair (i of top, j of the rest)
+    j = [b for _ in top for b in rest.index]
+    check = Check(mid.loc[i].to_numpy(float) - mid.loc[j].to_numpy(float),
+                  half.loc[i].to_numpy(float) + half.loc[j].to_numpy(float), "above", 0.0,
+                  scale=float(est.loc[top, "value"].min()))
     return [claim_row(claim, learner, m,
                  "order by median: " + ", ".join(f"{f} {v:.0f}" for f, v in order.items()) + note,
                  f"min 5% quantile of {'/'.join(top)} minus max 95% quantile of the rest = "
-                 f"{gap:.0f} > 0", bool(ok))]
+                 f"{gap:.0f} > 0", check)]
 
 
 @claim_kind("importance_versus", params={
@@ -137,7 +155,8 @@ def top_importance(claim: dict, t: Tables) -> list[dict]:
 def importance_versus(claim: dict, t: Tables) -> list[dict]:
     """For ``feature``: the method's median against the ``baseline`` method's median.
     ``expect: lower``: baseline - method > z SE; ``expect: equal``: |difference| <= z SE;
-    SE = sqrt(SE_1^2 + SE_2^2) of the two medians (:func:`median_se`)."""
+    SE = sqrt(SE_1^2 + SE_2^2) of the two medians (:func:`median_se`); verdict and power
+    (margin + 2 half) per :class:`imlbench.metrics.claims.Check`."""
     z = claim["z"]
     _, learner, m = _where(claim)
     est, base = _importance(claim, t, m), _importance(claim, t, claim["baseline"])
@@ -148,13 +167,14 @@ def importance_versus(claim: dict, t: Tables) -> list[dict]:
         return [_missing(claim, f"{f} is not in the data (constant in the ISLP days)")]
     a, b = est.loc[f], base.loc[f]
     d, se = b["value"] - a["value"], float(np.hypot(median_se(a), median_se(b)))
-    ok = d > z * se if claim["expect"] == "lower" else abs(d) <= z * se
+    check = Check(d, z * se, "above" if claim["expect"] == "lower" else "equal", 0.0,
+                  scale=float(b["value"]))
     split = f", subgroups split on {a['split_on']}" if a.get("split_on") else ""
     return [claim_row(claim, learner, m,
                  f"{f}: {claim['baseline']} {b['value']:.0f} [{b['lower']:.0f}, {b['upper']:.0f}]"
                  f", {m} {a['value']:.0f} [{a['lower']:.0f}, {a['upper']:.0f}]{split}",
                  f"difference {d:.0f} {'>' if claim['expect'] == 'lower' else 'within +-'} "
-                 f"{z:g} SE = {z * se:.0f} (permutation error of the medians)", bool(ok))]
+                 f"{z:g} SE = {z * se:.0f} (permutation error of the medians)", check)]
 
 
 def _splits(claim: dict, t: Tables) -> pd.DataFrame:
@@ -192,7 +212,8 @@ def split_features(claim: dict, t: Tables) -> list[dict]:
 def split_points(claim: dict, t: Tables) -> list[dict]:
     """Each published split point of ``feature``'s tree on ``split_feature`` (``points``):
     ours is the fitted tree's nearest threshold on that feature, within z bootstrap SDs (per
-    bootstrap tree, its threshold nearest to ours)."""
+    bootstrap tree, its threshold nearest to ours); verdict and power (margin + 2 half) per
+    :class:`imlbench.metrics.claims.Check`. No split on ``split_feature`` at all is exact."""
     z = claim["z"]
     _, learner, m = _where(claim)
     est = _splits(claim, t)
@@ -215,7 +236,7 @@ def split_points(claim: dict, t: Tables) -> list[dict]:
                          f"{ours:.2f} (all: {', '.join(f'{x:.2f}' for x in sorted(fitted))}; "
                          f"bootstrap SD {sd:.2f} over {len(near)} trees)",
                          f"|gap| <= {z:g} bootstrap SD = {z * sd:.2f}",
-                         bool(abs(ours - v) <= z * sd) if np.isfinite(sd) else None,
+                         Check(ours, z * sd, "equal", v, scale=v) if np.isfinite(sd) else None,
                          "" if np.isfinite(sd) else f"{len(near)} bootstrap trees: an SD needs 2"))
     return rows
 
@@ -244,7 +265,10 @@ def _matches(conditions: dict, match: dict) -> bool:
 def local_importance(claim: dict, t: Tables) -> list[dict]:
     """Local cs-PFI of ``feature`` in the subgroups matching ``match``. ``expect: zero``: 0 lies
     within the subgroup's 5%-95% permutation range; ``expect: smallest``: its median is the
-    smallest over the subgroups by more than z SE (:func:`median_se`)."""
+    smallest over the subgroups by more than z SE (:func:`median_se`). Verdict and power
+    (margin + 2 half) per :class:`imlbench.metrics.claims.Check`: ``zero`` the range as
+    midpoint +- half-width against 0, ``equal``; ``smallest`` the difference, ``above`` 0
+    (scaled by the largest median over the subgroups). No matching subgroup is exact."""
     z = claim["z"]
     _, learner, m = _where(claim)
     est = _other(claim, t)
@@ -258,22 +282,26 @@ def local_importance(claim: dict, t: Tables) -> list[dict]:
         return [claim_row(claim, learner, m, f"no subgroup matches {claim['match']} ({groups})", "",
                      False)]
     r = hit.loc[hit["value"].idxmin()]
+    scale = float(est["value"].max())
     if claim["expect"] == "zero":
-        ok, tol = r["lower"] <= 0 <= r["upper"], "0 within the 5%-95% permutation range"
+        check = Check((r["lower"] + r["upper"]) / 2, (r["upper"] - r["lower"]) / 2, "equal",
+                      0.0, scale=scale)
+        tol = "0 within the 5%-95% permutation range"
     else:
         others = est.drop(index=r.name)
         margin = others["value"].min() - r["value"]
         se = np.hypot(median_se(r), median_se(others.loc[others["value"].idxmin()]))
-        ok = margin > z * se
+        check = Check(margin, z * se, "above", 0.0, scale=scale)
         tol = f"next smallest minus it = {margin:.0f} > {z:g} SE = {z * se:.0f}"
     return [claim_row(claim, learner, m, f"{r['rule']}: {r['value']:.0f}; all groups: {groups}",
-                 tol, bool(ok))]
+                 tol, check)]
 
 
 @claim_kind("depth_tradeoff", params={"depth": integer(2, minimum=1), **Z3})
 def depth_tradeoff(claim: dict, t: Tables) -> list[dict]:
     """Fig. 10: of the features whose cs-PFI changes between depth 0 and the largest depth by
-    more than z SE of the two medians, most change more from 0 to ``depth`` (2) than after."""
+    more than z SE of the two medians, most change more from 0 to ``depth`` (2) than after.
+    A count (of point estimates, among the features the SE selects): its verdict is exact."""
     z = claim["z"]
     _, learner, m = _where(claim)
     est = _other(claim, t)
@@ -331,7 +359,9 @@ def pdp_slope(claim: dict, t: Tables) -> list[dict]:
     """The least-squares slope of the (cs-)PDP of ``feature`` over its grid values in
     ``range``, in every subgroup matching ``match`` (empty: the PDP's one group), as the mean
     of the rows' ICE slopes with SE = sd / sqrt(rows): ``positive``: slope - z SE > 0;
-    ``negative``: slope + z SE < 0; ``zero``: |slope| <= z SE."""
+    ``negative``: slope + z SE < 0; ``zero``: |slope| <= z SE; verdict and power (margin + 2
+    half) per :class:`imlbench.metrics.claims.Check` over the subgroups. No matching subgroup
+    is exact."""
     z, expect = claim["z"], claim["expect"]
     lo, hi = claim["range"]
     _, learner, m = _where(claim)
@@ -341,23 +371,25 @@ def pdp_slope(claim: dict, t: Tables) -> list[dict]:
     if ice.empty:
         return [claim_row(claim, learner, m, f"no subgroup matches {claim['match']} "
                           f"(subgroups: {'; '.join(rules)})", "", False)]
-    parts, oks = [], []
+    parts, slopes, ses = [], [], []
     for rule, g in ice.groupby("rule"):
         s = _slopes_per_row(g, lo, hi)
         if len(s) < 2:
             return [_missing(claim, f"{rule}: an SE needs 2 rows with 2 grid values in "
                                     f"[{lo:g}, {hi:g}]; it has {len(s)}")]
         slope, se = float(s.mean()), float(s.std(ddof=1) / np.sqrt(len(s)))
-        oks.append({"positive": slope - z * se > 0, "negative": slope + z * se < 0,
-                    "zero": abs(slope) <= z * se}[expect])
+        slopes.append(slope)
+        ses.append(se)
         parts.append(f"{rule} (n = {len(s)}): {slope:.4g} (SE {se:.3g})")
+    compare = {"positive": "above", "negative": "below", "zero": "equal"}[expect]
+    check = Check(np.array(slopes), z * np.array(ses), compare, 0.0)
     rule = {"positive": f"slope - {z:g} SE > 0", "negative": f"slope + {z:g} SE < 0",
             "zero": f"|slope| <= {z:g} SE"}[expect]
     return [claim_row(claim, learner, m,
                       f"slope of the PDP of {claim['feature']} on [{lo:g}, {hi:g}]: "
                       + "; ".join(parts),
                       f"{rule} in every matching subgroup; SE = sd of the rows' ICE slopes / "
-                      f"sqrt(rows)", bool(all(oks)))]
+                      f"sqrt(rows)", check)]
 
 
 @claim_kind("pdp_level_gap", params={
@@ -368,7 +400,8 @@ def pdp_level_gap(claim: dict, t: Tables) -> list[dict]:
     """PDP of a categorical ``feature`` (one group; ICE values per row and level code): per
     level l of ``levels``, the rows' ICE at l minus at ``reference``, mean d_l and SE_l = sd /
     sqrt(rows); ``above``: d_l - z SE_l > value for every l; ``equal``: |d_l - value| <= z SE_l
-    + atol for every l."""
+    + atol for every l; verdict and power (margin + 2 half) per
+    :class:`imlbench.metrics.claims.Check` over the levels."""
     z, expect, value, atol = claim["z"], claim["expect"], claim["value"], claim["atol"]
     _, learner, m = _where(claim)
     ice, rules = _ice_groups(claim, t, {})
@@ -381,20 +414,22 @@ def pdp_level_gap(claim: dict, t: Tables) -> list[dict]:
         return [_missing(claim, f"the ICE values of {claim['feature']} have no level "
                                 f"{', '.join(absent)} (they have "
                                 f"{', '.join(f'{v:g}' for v in wide.columns)})")]
-    parts, oks = [], []
+    parts, means, ses = [], [], []
     for level in claim["levels"]:
         d = (wide[level] - wide[claim["reference"]]).dropna()
         mean, se = float(d.mean()), float(d.std(ddof=1) / np.sqrt(len(d)))
-        oks.append(mean - z * se > value if expect == "above"
-                   else abs(mean - value) <= z * se + atol)
+        means.append(mean)
+        ses.append(se)
         parts.append(f"{level:g}: {mean:.0f} (SE {se:.1f})")
+    check = Check(np.array(means), z * np.array(ses), expect, value,
+                  atol if expect == "equal" else 0.0, scale=value)
     rule = (f"difference - {z:g} SE > {value:g}" if expect == "above"
             else f"|difference - {value:g}| <= {z:g} SE + {atol:g}")
     return [claim_row(claim, learner, m,
                       f"PDP of {claim['feature']} at each level minus at level "
                       f"{claim['reference']:g}: " + "; ".join(parts) + f" ({len(wide)} rows)",
                       f"{rule} for every level; SE = sd of the rows' ICE differences / "
-                      f"sqrt(rows)", bool(all(oks)))]
+                      f"sqrt(rows)", check)]
 
 
 @claim_kind("pdp_group_level", params={
@@ -405,7 +440,8 @@ def pdp_group_level(claim: dict, t: Tables) -> list[dict]:
     that in the subgroup matching ``than_match``: per row the mean of its ICE values over the
     subgroup's grid; d = mean over the first group's rows - mean over the second's, SE =
     sqrt(s1^2 / n1 + s2^2 / n2) (different rows); ``below``: d + z SE < 0, ``above``: d - z SE
-    > 0."""
+    > 0; verdict and power (2 half) per :class:`imlbench.metrics.claims.Check`, scaled by the
+    second group's level. Not exactly one subgroup per ``match`` is exact."""
     z, expect = claim["z"], claim["expect"]
     _, learner, m = _where(claim)
     groups = [_ice_groups(claim, t, claim[k]) for k in ("match", "than_match")]
@@ -419,7 +455,7 @@ def pdp_group_level(claim: dict, t: Tables) -> list[dict]:
     levels = [g.groupby("row")["value"].mean() for g, _ in groups]
     d = float(levels[0].mean() - levels[1].mean())
     se = float(np.sqrt(sum(v.var(ddof=1) / len(v) for v in levels)))
-    ok = d + z * se < 0 if expect == "below" else d - z * se > 0
+    check = Check(d, z * se, expect, 0.0, scale=float(levels[1].mean()))
     names = [g["rule"].iloc[0] for g, _ in groups]
     return [claim_row(claim, learner, m,
                       f"mean cs-PDP level of {claim['feature']}: {levels[0].mean():.0f} in "
@@ -427,4 +463,4 @@ def pdp_group_level(claim: dict, t: Tables) -> list[dict]:
                       f"{names[1]} (n = {len(levels[1])}); difference {d:.0f} (SE {se:.1f})",
                       (f"difference + {z:g} SE < 0" if expect == "below"
                        else f"difference - {z:g} SE > 0")
-                      + "; SE from the rows' mean ICE values of each subgroup", bool(ok))]
+                      + "; SE from the rows' mean ICE values of each subgroup", check)]

@@ -5,6 +5,8 @@ A claim pools every data set of a scenario family: ``family`` names it (the scen
 decides whether the claim runs), ``where.learner`` / ``where.method`` the estimates.
 The unit is a (data set, feature) pair with its repetitions averaged
 (:mod:`imlbench.studies.conditional_subgroups.summaries`); standard errors are over those pairs.
+Verdicts and power (margin + 2 half) per :class:`imlbench.metrics.claims.Check`; a test that a
+difference is not significantly below 0 (ties pass) is :func:`not_beyond`.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from imlbench.metrics.claims import Tables, claim_kind, claim_row
+from imlbench.metrics.claims import NOT_REPRODUCED, Check, Tables, claim_kind, claim_row
 from imlbench.params import integer, items, number, table, text
 from imlbench.stats import mean_and_se
 from imlbench.studies.conditional_subgroups.summaries import pair_mean_ranks, pair_means
@@ -24,6 +26,19 @@ LABELS = items(text())
 Z2 = {"z": number(2.0, minimum=0)}
 
 
+def not_beyond(estimate, half, bound: float, side: str, scale: float = float("nan")) -> Check:
+    """The test "``estimate`` is not significantly ``side`` (``below`` or ``above``)
+    ``bound``": not reproduced when estimate +- half lies wholly on that side (estimate + half
+    < bound, or estimate - half > bound), else reproduced (ties and straddles pass), as a
+    :class:`imlbench.metrics.claims.Check`: ``equal`` against the claimed half-line [bound,
+    inf) (or (-inf, bound]), i.e. against its point nearest the estimate, the estimate clipped
+    to it. Its power is 2 half: the departure beyond ``bound`` it flags about 1 - alpha/2 of
+    the time. (``estimate``, ``half`` may be arrays: one part each.)"""
+    clip = np.minimum if side == "below" else np.maximum
+    return Check(clip(np.asarray(estimate, dtype=float), bound), half, "equal", bound,
+                 scale=scale)
+
+
 def _estimates(claim: dict, t: Tables) -> pd.DataFrame:
     """The claim's fidelity rows of every data set of its family (empty if none ran)."""
     o, w, fam = t.other, claim["where"], claim["family"]
@@ -33,7 +48,7 @@ def _estimates(claim: dict, t: Tables) -> pd.DataFrame:
     return o[in_family & (o["learner"] == w["learner"]) & (o["method"] == w["method"])]
 
 
-def _rows(claim: dict, body: list[tuple[str, str, str, bool | None]]) -> list[dict]:
+def _rows(claim: dict, body: list[tuple[str, str, str, Check | None]]) -> list[dict]:
     """Scorecard rows (label, reproduced, tolerance, ok) on the whole family."""
     w = claim["where"]
     out = []
@@ -57,7 +72,8 @@ def data_fidelity_rank(claim: dict, t: Tables) -> list[dict]:
 
     ``values`` maps a sampler to its published ``mean`` and ``sd`` over the paper's
     ``n_published`` (data set, feature) pairs. Reproduced if |ours - published| <= z SE with
-    SE^2 = SE_ours^2 + SE_published^2, each the SD over pairs / sqrt(pairs).
+    SE^2 = SE_ours^2 + SE_published^2, each the SD over pairs / sqrt(pairs); verdict and
+    power (margin + 2 half) per :class:`imlbench.metrics.claims.Check`.
     """
     df = _estimates(claim, t)
     if df.empty:
@@ -72,7 +88,8 @@ def data_fidelity_rank(claim: dict, t: Tables) -> list[dict]:
         gap = abs(mean - pub["mean"])
         body.append((s, f"mean rank {mean:.2f} (SD {ranks[s].std(ddof=1):.2f} over "
                         f"{ranks[s].count()} pairs)",
-                     f"abs gap {gap:.2f} <= {z:g} SE = {tol:.2f}", bool(gap <= tol)))
+                     f"abs gap {gap:.2f} <= {z:g} SE = {tol:.2f}",
+                     Check(mean, tol, "equal", pub["mean"], scale=pub["mean"])))
     return _rows(claim, body)
 
 
@@ -84,7 +101,8 @@ def _differences(means: pd.DataFrame, pairs: list[tuple[str, str]]) -> dict:
 @claim_kind("data_fidelity_order", params={**FAMILY, "higher": LABELS, "lower": LABELS, **Z2})
 def data_fidelity_order(claim: dict, t: Tables) -> list[dict]:
     """Every sampler of ``higher`` has a higher fidelity than every one of ``lower``:
-    mean difference - z SE > 0 for each pair of samplers (z = 2 unless stated)."""
+    mean difference - z SE > 0 for each pair of samplers (z = 2 unless stated); verdict and
+    power (2 half) per :class:`imlbench.metrics.claims.Check` over the pairs."""
     df = _estimates(claim, t)
     if df.empty:
         return _no_data(claim)
@@ -94,11 +112,13 @@ def data_fidelity_order(claim: dict, t: Tables) -> list[dict]:
     bound = {k: m - z * se for k, (m, se) in diffs.items()}
     worst = min(bound, key=bound.get)
     m, se = diffs[worst]
+    means, ses = (np.array([d[k] for d in diffs.values()]) for k in (0, 1))
     return _rows(claim, [(
         f"{'/'.join(claim['higher'])} > {'/'.join(claim['lower'])}",
         f"smallest margin {worst[0]} - {worst[1]} = {m:.3f} (SE {se:.3f}); all: "
         + ", ".join(f"{a}-{b} {d[0]:.3f}" for (a, b), d in diffs.items()),
-        f"difference - {z:g} SE > 0 for all {len(pairs)} pairs", bool(bound[worst] > 0),
+        f"difference - {z:g} SE > 0 for all {len(pairs)} pairs",
+        Check(means, z * ses, "above", 0.0),
     )])
 
 
@@ -106,7 +126,10 @@ def data_fidelity_order(claim: dict, t: Tables) -> list[dict]:
 def data_fidelity_monotone(claim: dict, t: Tables) -> list[dict]:
     """Fidelity grows along each list of ``sequences`` (samplers by increasing depth): no
     step falls significantly (mean + z SE >= 0) and the last beats the first (mean - z SE
-    > 0); one row per sequence."""
+    > 0); one row per sequence. Verdict and power (margin + 2 half) per
+    :class:`imlbench.metrics.claims.Check`: a significant fall (:func:`not_beyond`) is not
+    reproduced; else the row is last - first against 0, ``above`` (a straddle is
+    ``inconclusive``)."""
     df = _estimates(claim, t)
     if df.empty:
         return _no_data(claim)
@@ -117,12 +140,14 @@ def data_fidelity_monotone(claim: dict, t: Tables) -> list[dict]:
         steps = _differences(means, list(zip(seq[1:], seq[:-1], strict=True)))
         first, last = seq[0], seq[-1]
         m, se = _differences(means, [(last, first)])[(last, first)]
-        ok = all(d + z * e >= 0 for d, e in steps.values()) and m - z * se > 0
+        step, step_se = (np.array([st[k] for st in steps.values()]) for k in (0, 1))
+        fall = not_beyond(step, z * step_se, 0.0, "below")
+        check = fall if fall.verdict() == NOT_REPRODUCED else Check(m, z * se, "above", 0.0)
         body.append((
             " < ".join(seq),
             "steps " + ", ".join(f"{a}-{b} {d:.3f} (SE {e:.3f})" for (a, b), (d, e) in
                                  steps.items()) + f"; {last}-{first} {m:.3f} (SE {se:.3f})",
-            f"each step + {z:g} SE >= 0 and last - first - {z:g} SE > 0", bool(ok),
+            f"each step + {z:g} SE >= 0 and last - first - {z:g} SE > 0", check,
         ))
     return _rows(claim, body)
 
@@ -134,7 +159,8 @@ def data_fidelity_share(claim: dict, t: Tables) -> list[dict]:
     """A shallow tree keeps at least ``min_share`` of the deep tree's gain over ``baseline``:
     D = (shallow - baseline) - min_share (deep - baseline) per (data set, feature) pair,
     reproduced if mean(D) + z SE >= 0 (not significantly below the share) for every
-    [shallow, deep] of ``pairs``."""
+    [shallow, deep] of ``pairs``: :func:`not_beyond` (ties and straddles pass), scaled by the
+    mean gain of the deep tree."""
     df = _estimates(claim, t)
     if df.empty:
         return _no_data(claim)
@@ -150,5 +176,6 @@ def data_fidelity_share(claim: dict, t: Tables) -> list[dict]:
         body.append((f"{shallow} vs {deep}",
                      f"share of the {deep} gain over {base} kept: {kept:.2f} "
                      f"(D = {m:.3f}, SE {se:.3f})",
-                     f"D + {z:g} SE >= 0 at share {share:g}", bool(m + z * se >= 0)))
+                     f"D + {z:g} SE >= 0 at share {share:g}",
+                     not_beyond(m, z * se, 0.0, "below", scale=float(gain.mean()))))
     return _rows(claim, body)

@@ -26,6 +26,9 @@ Each reads per-repetition metric estimates from ``tables.other`` and writes its 
                           ``above``: z(r) - z SE > z(value); ``below``: z(r) + z SE <
                           z(value); ``equal``: |z(r) - z(value)| <= z SE (method
                           ``sampler_draws``).
+
+Every kind's verdict and power (margin + 2 half) per :class:`imlbench.metrics.claims.Check`
+(an interval of a one-sided test that straddles its bound is ``inconclusive``).
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ import numpy as np
 import pandas as pd
 
 from imlbench.metrics.claims import (
+    Check,
     NoData,
     Tables,
     claim_kind,
@@ -87,7 +91,8 @@ def pdp_exceeds_observed(claim: dict, t: Tables) -> list[dict]:
         if r.empty:
             return NoData()
         margin = r["value"] - r["pred_max"]
-        ok = bool((margin - z * r["se"] > 0).all())
+        check = Check(margin.to_numpy(float), z * r["se"].to_numpy(float), "above", 0.0,
+                      scale=float(r["pred_max"].iloc[0]))
         worst = int(np.argmin((margin / r["se"]).to_numpy()))
         return claim_row(
             claim, learner, method,
@@ -95,7 +100,7 @@ def pdp_exceeds_observed(claim: dict, t: Tables) -> list[dict]:
             f"values {claim['feature']} > {above:g}: {margin.min():.3f} to {margin.max():.3f}; "
             f"weakest at {r['x'].iloc[worst]:.2f}: {margin.iloc[worst]:.3f} "
             f"(SE {r['se'].iloc[worst]:.3f})",
-            f"PDP - max - {z:g} SE > 0 at every grid value", ok,
+            f"PDP - max - {z:g} SE > 0 at every grid value", check,
         )
 
     return per_combo(claim, t, _feature_rows, one)
@@ -110,20 +115,20 @@ def effect_slope(claim: dict, t: Tables) -> list[dict]:
     target = claim["value"]
 
     def one(claim: dict, r: pd.DataFrame, learner: str, method: str) -> dict:
-        slope, se = r["slope"].to_numpy(), r["se"].to_numpy()
+        slope, se = r["slope"].to_numpy(float), r["se"].to_numpy(float)
         if expect == "positive":
-            ok, rule = slope - z * se > 0, f"slope - {z:g} SE > 0"
+            check, rule = Check(slope, z * se, "above", 0.0), f"slope - {z:g} SE > 0"
         elif expect == "negative":
-            ok, rule = slope + z * se < 0, f"slope + {z:g} SE < 0"
+            check, rule = Check(slope, z * se, "below", 0.0), f"slope + {z:g} SE < 0"
         else:
-            ok = np.abs(slope - target) <= z * se + ROUNDING
+            check = Check(slope, z * se, "equal", target, ROUNDING, scale=target)
             rule = f"|slope - {target:g}| <= {z:g} SE (+{ROUNDING:g})"
         groups = "; ".join(
             (f"group {int(g)} (n = {int(n)}): " if len(r) > 1 else "") + f"{s:.4f} (SE {e:.4f})"
             for g, n, s, e in zip(r["group"], r["n"], slope, se, strict=True))
         return claim_row(claim, learner, method, f"slope of {claim['feature']}: {groups}",
                          f"{rule} for every curve; SE over {int(r['n_boot'].min())} bootstrap "
-                         f"resamples", bool(ok.all()))
+                         f"resamples", check)
 
     return per_combo(claim, t, _feature_rows, one)
 
@@ -136,21 +141,27 @@ def importance_change(claim: dict, t: Tables) -> list[dict]:
     z = _z(claim, expect == "equal")
 
     def one(claim: dict, pair: tuple[pd.DataFrame, pd.DataFrame], learner: str, method: str
-            ) -> dict:
+            ) -> dict | NoData:
         stats = {name: d[d["feature"].isin(claim["features"])]
                  .groupby("feature")["value"].agg(["mean", "var", "count"])
                  for name, d in zip(("est", "ref"), pair, strict=True)}
         d = stats["ref"]["mean"] - stats["est"]["mean"]
+        if d.empty:
+            return NoData(f"neither {method} nor {claim['reference_method']} has an estimate "
+                          f"of {', '.join(claim['features'])}")
         se = np.sqrt(stats["ref"]["var"] / stats["ref"]["count"]
                      + stats["est"]["var"] / stats["est"]["count"])
-        ok = (d - z * se > 0) if expect == "lower" else (d.abs() <= z * se)
+        # a feature one of the two lacks, or with one repeat, has no SE: inconclusive
+        check = Check(d.to_numpy(float), z * se.to_numpy(float),
+                      "above" if expect == "lower" else "equal", 0.0,
+                      scale=float(stats["ref"]["mean"].abs().max()))
         return claim_row(
             claim, learner, method,
             "; ".join(f"{f}: {stats['ref'].loc[f, 'mean']:.3f} -> {stats['est'].loc[f, 'mean']:.3f}"
                       f" (difference {d[f]:.3f}, SE {se[f]:.3f})" for f in d.index),
             ("reference - estimate - " if expect == "lower" else "|reference - estimate| <= ")
             + f"{z:g} SE{' > 0' if expect == 'lower' else ''} per feature; SE over "
-            f"{int(stats['est']['count'].min())} repeats each", bool(ok.all()) and len(d) > 0,
+            f"{int(stats['est']['count'].min())} repeats each", check,
         )
 
     return per_combo(claim, t, paired("other", "reference_method"), one)
@@ -173,14 +184,14 @@ def draw_share_outside(claim: dict, t: Tables) -> list[dict]:
             return NoData()
         share = float(((r["draw"] < lo) | (r["draw"] > hi)).mean())
         se = float(np.sqrt(p0 * (1 - p0) / len(r)))
-        ok = share - z * se > p0 if expect == "above" else abs(share - p0) <= z * se
+        check = Check(share, z * se, expect, p0, scale=1.0)
         return claim_row(
             claim, learner, method,
             f"share of draws of {claim['feature']} outside [{lo:g}, {hi:g}] among the "
             f"{len(r)} rows with {claim['given']} < {claim['below']:g}: {share:.3f}",
             ("share - " if expect == "above" else "|share - expected| <= ")
             + f"{z:g} SE{' > expected' if expect == 'above' else ''}; expected {p0:.4f}, "
-            f"binomial SE sqrt(expected (1 - expected) / {len(r)}) = {se:.4f}", bool(ok))
+            f"binomial SE sqrt(expected (1 - expected) / {len(r)}) = {se:.4f}", check)
 
     return per_combo(claim, t, _draw_rows, one)
 
@@ -199,8 +210,7 @@ def draw_correlation(claim: dict, t: Tables) -> list[dict]:
         rho = float(np.corrcoef(r["draw"], r[claim["with"]])[0, 1])
         se = 1.0 / np.sqrt(len(r) - 3)
         gap = np.arctanh(np.clip(rho, -1 + 1e-12, 1 - 1e-12)) - np.arctanh(value)
-        ok = {"above": gap - z * se > 0, "below": gap + z * se < 0,
-              "equal": abs(gap) <= z * se}[expect]
+        check = Check(gap, z * se, expect, 0.0)
         rule = {"above": f"z(r) - {z:g} SE > z({value:g})",
                 "below": f"z(r) + {z:g} SE < z({value:g})",
                 "equal": f"|z(r) - z({value:g})| <= {z:g} SE"}[expect]
@@ -208,6 +218,6 @@ def draw_correlation(claim: dict, t: Tables) -> list[dict]:
             claim, learner, method,
             f"correlation of the draws of {claim['feature']} with {claim['with']}: {rho:.3f} "
             f"({len(r)} rows; Fisher z {gap + np.arctanh(value):.3f})",
-            f"{rule}, Fisher's z scale, SE = 1 / sqrt(rows - 3) = {se:.3f}", bool(ok))
+            f"{rule}, Fisher's z scale, SE = 1 / sqrt(rows - 3) = {se:.3f}", check)
 
     return per_combo(claim, t, _draw_rows, one)

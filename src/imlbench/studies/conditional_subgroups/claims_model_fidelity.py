@@ -6,7 +6,8 @@ Table 5 summarises a data set by the median over features of these losses. Compa
 between two effects are paired: both curves are scored on the same test rows, so the unit is
 one (repetition, feature) and the tolerance is the standard error of the mean paired
 difference over those units (features differ in scale and in how dependent they are, so this
-spread is wide; it is the spread the paper's boxplots show).
+spread is wide; it is the spread the paper's boxplots show). Verdicts and power (margin + 2
+half) per :class:`imlbench.metrics.claims.Check`.
 """
 
 from __future__ import annotations
@@ -16,9 +17,18 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 
-from imlbench.metrics.claims import Tables, claim_kind, claim_row, no_data, per_combo, select_rows
+from imlbench.metrics.claims import (
+    Check,
+    Tables,
+    claim_kind,
+    claim_row,
+    no_data,
+    per_combo,
+    select_rows,
+)
 from imlbench.params import choice, integer, items, number, table, text
 from imlbench.stats import mean_and_se
+from imlbench.studies.conditional_subgroups.claims_data_fidelity import not_beyond
 from imlbench.studies.conditional_subgroups.model_fidelity import TARGETS
 
 #: the target the losses are taken against
@@ -76,7 +86,10 @@ def fidelity_order(claim: dict, t: Tables) -> list[dict]:
 
     d = loss_worse - loss_better per (rep, feature). ``expect: lower`` (default): mean(d) -
     z SE > 0; ``expect: not_higher``: mean(d) + z SE >= 0 (ties, e.g. trees that do not split,
-    pass). z = 2 unless stated.
+    pass). z = 2 unless stated. Verdict and power (margin + 2 half) per
+    :class:`imlbench.metrics.claims.Check` (``lower``: ``above`` 0, a straddle is
+    ``inconclusive``; ``not_higher``: :func:`.claims_data_fidelity.not_beyond`, a straddle
+    passes), scaled by the mean loss of the worse effect.
     """
     z = claim["z"]
     strict = claim["expect"] == "lower"
@@ -84,14 +97,16 @@ def fidelity_order(claim: dict, t: Tables) -> list[dict]:
     def pair_row(claim: dict, tab: pd.DataFrame, learner: str, label: str, better: str,
                  worse: str) -> dict:
         d, se, k = _paired(tab, worse, better)
-        ok = d - z * se > 0 if strict else d + z * se >= 0
+        scale = float(tab[worse].mean())
+        check = (Check(d, z * se, "above", 0.0, scale=scale) if strict
+                 else not_beyond(d, z * se, 0.0, "below", scale=scale))
         return claim_row(
             claim, learner, label,
             f"median over features {better} {table5_statistic(tab[better]):.4g}, "
             f"{worse} {table5_statistic(tab[worse]):.4g}; mean paired difference "
             f"{d:.4g} (SE {se:.3g}, {k} feature x rep units)",
             f"difference {'-' if strict else '+'} {z:g} SE "
-            f"{'> 0' if strict else '>= 0'} ({z:g} SE = {z * se:.3g})", bool(ok),
+            f"{'> 0' if strict else '>= 0'} ({z:g} SE = {z * se:.3g})", check,
         )
 
     return _per_pair(claim, t, pair_row)
@@ -102,7 +117,10 @@ def fidelity_order(claim: dict, t: Tables) -> list[dict]:
 def fidelity_close(claim: dict, t: Tables) -> list[dict]:
     """In each of ``pairs`` ([effect, reference]) both have about the same loss. Equivalence
     test: |mean(d)| + z SE <= ``margin`` x mean(loss_reference), d = loss_effect -
-    loss_reference per (rep, feature), z = 2 and margin 0.05 unless stated."""
+    loss_reference per (rep, feature), z = 2 and margin 0.05 unless stated. As a
+    :class:`imlbench.metrics.claims.Check`: |mean(d)| +- z SE against the bound, ``below``
+    (reproduced when |mean(d)| + z SE < bound; not reproduced when |mean(d)| - z SE >= bound,
+    the interval of d wholly outside +-bound; else ``inconclusive``), power 2 z SE."""
     z = claim["z"]
     margin = claim["margin"]
 
@@ -116,7 +134,8 @@ def fidelity_close(claim: dict, t: Tables) -> list[dict]:
             f"{ref} {table5_statistic(tab[ref]):.4g}; mean paired difference {d:.4g} "
             f"(SE {se:.3g}, {k} feature x rep units)",
             f"|difference| + {z:g} SE = {abs(d) + z * se:.3g} <= {margin:g} x mean "
-            f"{ref} loss = {bound:.3g}", bool(abs(d) + z * se <= bound),
+            f"{ref} loss = {bound:.3g}",
+            Check(abs(d), z * se, "below", bound, scale=float(tab[ref].mean())),
         )
 
     return _per_pair(claim, t, pair_row)
@@ -133,7 +152,7 @@ def fidelity_values(claim: dict, t: Tables) -> list[dict]:
     the features' se) it is s / sqrt(reps) for ours and s sqrt(m / m_pub) for the published
     single split of ``published_test_rows`` = m_pub test rows (m: our test rows used).
     Reproduced when |ours - published| <= z sqrt(s^2 / reps + s^2 m / m_pub), z = 3 unless
-    stated.
+    stated; verdict and power (margin + 2 half) per :class:`imlbench.metrics.claims.Check`.
     """
     z = claim["z"]
     m_pub = claim["published_test_rows"]
@@ -155,7 +174,7 @@ def fidelity_values(claim: dict, t: Tables) -> list[dict]:
             rows.append(claim_row(
                 claim, learner, label, f"median over features {ours:.4g} ({reps} reps)",
                 f"|ours - published| <= {z:g} x split SE = {bound:.3g}",
-                bool(abs(ours - published) <= bound),
+                Check(ours, bound, "equal", published, scale=published),
             ) | {"published": f"{published:g}"})
         return rows
 

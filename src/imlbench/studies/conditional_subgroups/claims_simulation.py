@@ -6,7 +6,8 @@ stage's ``importance`` table, estimand ``pfi_conditional``) or, for a fitted mod
 II), the cell's mean of the per-model Monte Carlo truths (method ``truth_method``), as the
 paper's code averages them. All
 tolerances are standard errors over the repetitions (squared errors are paired: every method
-of a cell sees the same data sets).
+of a cell sees the same data sets). Verdicts and power (margin + 2 half) per
+:class:`imlbench.metrics.claims.Check`.
 """
 
 from __future__ import annotations
@@ -14,9 +15,18 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from imlbench.metrics.claims import Tables, as_list, claim_kind, claim_row, per_combo, select_rows
+from imlbench.metrics.claims import (
+    Check,
+    Tables,
+    as_list,
+    claim_kind,
+    claim_row,
+    per_combo,
+    select_rows,
+)
 from imlbench.params import REQUIRED, choice, feature_name, integer, items, number, study_name, text
 from imlbench.stats import mean_and_se
+from imlbench.studies.conditional_subgroups.claims_data_fidelity import not_beyond
 
 #: what the errors are taken of and against: the feature, and the truth of setting II (a
 #: method of per-model truths, averaged per cell) or else of setting I (a truth table)
@@ -65,7 +75,8 @@ def pfi_mse(claim: dict, t: Tables) -> list[dict]:
     MSE = mean_r e_r^2. Both are Monte Carlo estimates: ours has SE = sd(e^2) / sqrt(R), the
     published one SE_pub = sd(e^2) / sqrt(R_pub) (``published_reps``, 1000 in the paper), with
     sd(e^2) estimated from our repetitions. Reproduced when |MSE - published| <= z sqrt(SE^2 +
-    SE_pub^2) (z = 3).
+    SE_pub^2) (z = 3); verdict and power (margin + 2 half) per
+    :class:`imlbench.metrics.claims.Check` (one repetition: no SE, ``inconclusive``).
     """
     z = claim["z"]
     r_pub = claim["published_reps"]
@@ -86,7 +97,8 @@ def pfi_mse(claim: dict, t: Tables) -> list[dict]:
         return claim_row(
             claim, learner, method, f"MSE {mse:.3g} (SE {se:.2g}, {len(sq)} reps)",
             f"|MSE - published| <= {z:g} sqrt(SE^2 + SE_pub^2) = {bound:.3g} "
-            f"(SE_pub = sd / sqrt({r_pub}))", abs(mse - published) <= bound,
+            f"(SE_pub = sd / sqrt({r_pub}))",
+            Check(mse, bound, "equal", published, scale=published),
         ) | {"published": f"{published:g}"}
 
     return per_combo(claim, t, errors, one)
@@ -99,22 +111,33 @@ def pfi_mse(claim: dict, t: Tables) -> list[dict]:
 def mse_order(claim: dict, t: Tables) -> list[dict]:
     """Each method of ``where.method`` has a lower MSE than every method of ``worse``:
     d_r = e_a,r^2 - e_b,r^2 over the repetitions, mean(d) + z SE(d) < 0 (z = 2).
-    With ``expect: not_worse`` the method is only not detectably worse: mean(d) - z SE(d) <= 0."""
+    With ``expect: not_worse`` the method is only not detectably worse: mean(d) - z SE(d) <= 0.
+    Verdict and power (margin + 2 half) per :class:`imlbench.metrics.claims.Check` over the
+    methods of ``worse`` (``better``: ``below`` 0, a straddle is ``inconclusive``;
+    ``not_worse``: :func:`.claims_data_fidelity.not_beyond`, a straddle passes), scaled by the
+    largest MSE of ``worse``."""
     z = claim["z"]
     strict = claim["expect"] == "better"
 
     def one(claim: dict, e: pd.Series, learner: str, method: str) -> dict:
-        parts, oks = [], []
+        parts, means, ses, mses = [], [], [], []
         for other in claim["worse"]:
             # per repetition e_method^2 - e_other^2: the two methods on the same data sets
-            d = (e ** 2 - errors(claim, t, learner, other) ** 2).dropna()
+            e_other = errors(claim, t, learner, other)
+            d = (e ** 2 - e_other ** 2).dropna()
             if d.empty:
-                oks.append(None)
+                means.append(None)
                 continue
             mean, se = mean_and_se(d)
-            oks.append(mean + z * se < 0 if strict else mean - z * se <= 0)
+            means.append(mean)
+            ses.append(se)
+            mses.append(float((e_other ** 2).mean()))
             parts.append(f"vs {other}: {mean:+.3g} (SE {se:.2g})")
-        ok = None if None in oks else all(oks)
+        ok = None
+        if None not in means:
+            mean_, half, scale = np.array(means), z * np.array(ses), max(mses)
+            ok = (Check(mean_, half, "below", 0.0, scale=scale) if strict
+                  else not_beyond(mean_, half, 0.0, "above", scale=scale))
         test = "< 0" if strict else "<= 0"
         sign = "+" if strict else "-"
         return claim_row(
@@ -131,7 +154,8 @@ def mse_order(claim: dict, t: Tables) -> list[dict]:
 })
 def pfi_bias(claim: dict, t: Tables) -> list[dict]:
     """The estimates lie below (``expect: below``) or above the truth on average:
-    mean(e) + z SE < 0, or mean(e) - z SE > 0 (z = 2)."""
+    mean(e) + z SE < 0, or mean(e) - z SE > 0 (z = 2); verdict and power (2 half) per
+    :class:`imlbench.metrics.claims.Check`, scaled by the truth."""
     z = claim["z"]
     below = claim["expect"] == "below"
 
@@ -140,12 +164,12 @@ def pfi_bias(claim: dict, t: Tables) -> list[dict]:
         if e.empty:
             return claim_row(claim, learner, method, "", "", None)
         mean, se = mean_and_se(e)
-        ok = mean + z * se < 0 if below else mean - z * se > 0
         truth = claim_truth(claim, t, learner)
+        check = Check(mean, z * se, "below" if below else "above", 0.0, scale=truth)
         return claim_row(
             claim, learner, method,
             f"mean estimate {truth + mean:.3g} vs truth {truth:.3g} (SE {se:.2g})",
-            f"mean error {'+' if below else '-'} {z:g} SE {'< 0' if below else '> 0'}", ok,
+            f"mean error {'+' if below else '-'} {z:g} SE {'< 0' if below else '> 0'}", check,
         )
 
     return per_combo(claim, t, errors, one)
@@ -159,7 +183,9 @@ def depth_trend(claim: dict, t: Tables) -> list[dict]:
     """cs-PFI against the tree depth (method of kind metric with ``depth`` rows), comparing
     ``depths: [shallow, deep]`` over the repetitions. ``expect: approaches``: the deep tree's
     squared error is lower, mean(e_deep^2 - e_shallow^2) + z SE < 0; ``expect: flat``: the
-    estimate does not move, |mean(est_deep - est_shallow)| <= z SE (z = 3)."""
+    estimate does not move, |mean(est_deep - est_shallow)| <= z SE (z = 3). Verdict and power
+    (margin + 2 half) per :class:`imlbench.metrics.claims.Check`, scaled by the shallow tree's
+    MSE (``approaches``) or mean estimate (``flat``)."""
     z = claim["z"]
     shallow, deep = claim["depths"]
 
@@ -170,17 +196,17 @@ def depth_trend(claim: dict, t: Tables) -> list[dict]:
         lo, hi = wide[shallow], wide[deep]
         if claim["expect"] == "approaches":
             mean, se = mean_and_se((hi - truth) ** 2 - (lo - truth) ** 2)
-            ok = mean + z * se < 0
+            check = Check(mean, z * se, "below", 0.0, scale=float(((lo - truth) ** 2).mean()))
             test = f"mean(e_{deep}^2 - e_{shallow}^2) + {z:g} SE < 0"
         else:
             mean, se = mean_and_se(hi - lo)
-            ok = abs(mean) <= z * se
+            check = Check(mean, z * se, "equal", 0.0, scale=float(lo.mean()))
             test = f"|mean(est_{deep} - est_{shallow})| <= {z:g} SE"
         return claim_row(
             claim, learner, method,
             f"mean cs-PFI depth {shallow}: {lo.mean():.3g}, depth {deep}: {hi.mean():.3g} "
             f"(truth {truth:.3g}; difference {mean:+.3g}, SE {se:.2g}, {len(wide)} reps)",
-            test, bool(ok),
+            test, check,
         )
 
     return per_combo(claim, t, "other", one)

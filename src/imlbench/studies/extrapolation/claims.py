@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from imlbench.metrics.claims import Tables, claim_kind, claim_row, paired, per_combo
+from imlbench.metrics.claims import Check, Tables, claim_kind, claim_row, paired, per_combo
 from imlbench.params import REQUIRED, choice, number, study_name
 from imlbench.stats import mean_and_se
 
@@ -28,7 +28,7 @@ ROUNDING = 1e-9
 def matches_model_theory(claim: dict, t: Tables) -> list[dict]:
     """Estimates equal a model-level theoretical value in expectation: per repetition the
     ratio sum_j estimate_j / sum_j theory_j, averaged over reps, is 1 within z SE over reps
-    (plus :data:`ROUNDING`).
+    (plus :data:`ROUNDING`); verdict and power per :class:`imlbench.metrics.claims.Check`.
     (Summing over features keeps near-zero theory values, e.g. a null feature, from
     dominating the ratio.)"""
     z = claim["z"]
@@ -41,11 +41,11 @@ def matches_model_theory(claim: dict, t: Tables) -> list[dict]:
         sums = m.groupby("rep")[["value", "value_theory"]].sum()
         ratio = sums["value"] / sums["value_theory"]
         se = mean_and_se(ratio)[1]
-        ok = bool(abs(ratio.mean() - 1.0) <= z * se + ROUNDING)
+        check = Check(float(ratio.mean()), z * se, "equal", 1.0, ROUNDING, scale=1.0)
         return claim_row(
             claim, learner, method,
             f"mean ratio estimate/theory {ratio.mean():.6g} (SE {se:.3g}, {len(ratio)} reps)",
-            f"|ratio - 1| <= {z:g} SE + {ROUNDING:g} = {z * se + ROUNDING:.3g}", ok,
+            f"|ratio - 1| <= {z:g} SE + {ROUNDING:g} = {z * se + ROUNDING:.3g}", check,
         )
 
     return per_combo(claim, t, paired("ranked", "theory_method", "other"), one)
@@ -55,18 +55,20 @@ def matches_model_theory(claim: dict, t: Tables) -> list[dict]:
                                  "expect": choice(REQUIRED, ("nominal", "above"))})
 def rejection_rate(claim: dict, t: Tables) -> list[dict]:
     """Rejection rate of a test near the level (``expect: nominal``, |rate - alpha| <= z SE)
-    or above it (``expect: above``, rate - alpha > z SE), SE = sqrt(alpha (1 - alpha) / reps)."""
+    or above it (``expect: above``, rate - alpha > z SE), SE = sqrt(alpha (1 - alpha) / reps);
+    verdict and power per :class:`imlbench.metrics.claims.Check`."""
     z = claim["z"]
     alpha = claim["alpha"]
 
     def one(claim: dict, r: pd.DataFrame, learner: str, method: str) -> dict:
         rate = r["reject"].mean()
         se = np.sqrt(alpha * (1 - alpha) / len(r))
-        ok = abs(rate - alpha) <= z * se if claim["expect"] == "nominal" else rate - alpha > z * se
+        check = Check(rate, z * se, "equal" if claim["expect"] == "nominal" else "above", alpha,
+                      scale=alpha)
         return claim_row(
             claim, learner, method, f"rejection rate {rate:.3f} over {len(r)} reps",
             f"{'|rate - alpha|' if claim['expect'] == 'nominal' else 'rate - alpha'} vs "
-            f"{z:g} SE = {z * se:.3f}", bool(ok),
+            f"{z:g} SE = {z * se:.3f}", check,
         )
 
     return per_combo(claim, t, "other", one)

@@ -37,7 +37,15 @@ from functools import partial
 import numpy as np
 import pandas as pd
 
-from imlbench.metrics.claims import NoData, Tables, claim_kind, claim_row, per_combo, select_rows
+from imlbench.metrics.claims import (
+    Check,
+    NoData,
+    Tables,
+    claim_kind,
+    claim_row,
+    per_combo,
+    select_rows,
+)
 from imlbench.metrics.curve_claims import compared_row
 from imlbench.params import choice, feature_name, number, text
 from imlbench.stats import t_multiplier
@@ -103,11 +111,11 @@ def _ratio_row(claim: dict, learner: str, method: str, ratio: float, se: float, 
                what: str) -> dict:
     k, floor = claim["k"], claim["min_ratio"]
     tk = _t(k, reps)
-    ok = bool(np.log(ratio) - tk * se > np.log(floor))
+    check = Check(float(np.log(ratio)), tk * se, "above", float(np.log(floor)), scale=1.0)
     return claim_row(
         claim, learner, method, f"{what}: ratio {ratio:.3g} (SE of its log {se:.3g})",
         f"log ratio - t({k:g}) SE > log {floor:g} (t({k:g}) = {tk:.3g}, {reps - 1} df); SE of "
-        f"the log ratio over {N_BOOT} bootstrap resamples of the repetitions", ok)
+        f"the log ratio over {N_BOOT} bootstrap resamples of the repetitions", check)
 
 
 def _spread_ratio(a: np.ndarray, b: np.ndarray | None) -> float:

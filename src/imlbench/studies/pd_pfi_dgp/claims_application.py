@@ -15,7 +15,10 @@ Two sorts of claims:
 Tolerances come from the statistics themselves: for a published number from the same data,
 the resampling SE s / sqrt(m) of a mean over m splits (two such means differ by sqrt(2) of
 it); for a published interval, its half-width and ours; for a ratio of interval widths, the
-jackknife SE over the m refits. ``z`` (default 2) multiplies the SEs.
+jackknife SE over the m refits. ``z`` (default 2) multiplies the SEs. Verdicts and power are
+those of :class:`imlbench.metrics.claims.Check` (power: margin + 2 half): an interval that
+straddles a one-sided bound, or two intervals that overlap where the claim orders them, give
+``inconclusive``.
 
 Claims that compare the learner level with the model level name both methods in
 ``where.method``: the learner-level method first, the model-level one second.
@@ -24,11 +27,12 @@ Claims that compare the learner level with the model level name both methods in
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
 
-from imlbench.metrics.claims import Tables, as_list, claim_kind, claim_row, select_rows
+from imlbench.metrics.claims import Check, Tables, as_list, claim_kind, claim_row, select_rows
 from imlbench.params import REQUIRED, choice, feature_name, items, number, study_name, table
 from imlbench.stats import t_halfwidth
 from imlbench.studies.pd_pfi_dgp.dgp_application import SOURCES
@@ -101,7 +105,9 @@ def _refits(est: pd.DataFrame, quantity: str) -> np.ndarray:
 def pd_pfi_mse(claim: dict, t: Tables) -> list[dict]:
     """The mean out-of-bag MSE of each learner of ``values`` (published numbers): |ours -
     published| <= z sqrt(2) s / sqrt(m), s the SD of the per-split MSEs (both numbers are
-    means over m bootstrap splits of the same data)."""
+    means over m bootstrap splits of the same data); verdict and power per
+    :class:`imlbench.metrics.claims.Check` (ours +- z sqrt(2) SE equal to the published
+    value, relative to it)."""
     z = claim["z"]
     sc, _, (m_name, *_) = _where(claim)
     rows = []
@@ -117,7 +123,8 @@ def pd_pfi_mse(claim: dict, t: Tables) -> list[dict]:
         rows.append(claim_row(sub, learner, m_name,
                               f"{mse.mean():.3f} (SE over {len(mse)} splits {se:.4f})",
                               f"|gap| <= {z:g} sqrt(2) SE = {tol:.3f}",
-                              bool(abs(mse.mean() - published) <= tol)))
+                              Check(float(mse.mean()), tol, "equal", published,
+                                    scale=published)))
     return rows
 
 
@@ -133,7 +140,11 @@ def pd_pfi_mse_difference(claim: dict, t: Tables) -> list[dict]:
     expectation). With ``intervals`` ({learner: [lo, hi]}, published) the midpoint and
     half-width each lie within z sqrt(2) of their resampling SEs from the published ones:
     s / sqrt(m) for the midpoint, half-width / sqrt(2 (m - 1)) for the half-width (the
-    relative SE of a sample SD)."""
+    relative SE of a sample SD).
+
+    Verdict and power per :class:`imlbench.metrics.claims.Check`: the corrected t interval
+    below 0 (relative to the mean MSE of ``best``), or the midpoint and half-width, each +- its
+    tolerance, equal to the published ones."""
     from imlbench.studies.pd_pfi_dgp.methods_application import corrected_t_interval
 
     z = claim["z"]
@@ -158,18 +169,21 @@ def pd_pfi_mse_difference(claim: dict, t: Tables) -> list[dict]:
         ours = (f"{mean:.4f} [{lo:.4f}, {hi:.4f}] (corrected SE {se:.4f}, {len(d)} splits, "
                 f"c = {c:.3f})")
         if pub is None:
-            rows.append(claim_row(sub, other, m_name, ours, "upper limit < 0", bool(hi < 0)))
+            rows.append(claim_row(sub, other, m_name, ours, "upper limit < 0",
+                                  Check(mean, hi - mean, "below", 0.0,
+                                        scale=float(_mse(a).mean()))))
             continue
         naive = float(np.std(d, ddof=1) / np.sqrt(len(d)))
         half, pub_mid, pub_half = (hi - lo) / 2, (pub[0] + pub[1]) / 2, (pub[1] - pub[0]) / 2
         tol_mid = z * np.sqrt(2) * naive
         tol_half = z * np.sqrt(2) * half / np.sqrt(2 * (len(d) - 1))
-        ok = abs(mean - pub_mid) <= tol_mid and abs(half - pub_half) <= tol_half
+        check = Check.joint([Check(mean, tol_mid, "equal", pub_mid),
+                             Check(half, tol_half, "equal", pub_half)])
         rows.append(claim_row(
             sub, other, m_name, ours,
             f"|midpoint gap| {abs(mean - pub_mid):.4f} <= {tol_mid:.4f}, |half-width gap| "
             f"{abs(half - pub_half):.4f} <= {tol_half:.4f} ({z:g} sqrt(2) resampling SEs)",
-            bool(ok)))
+            check))
     return rows
 
 
@@ -182,7 +196,13 @@ def _pfi(est: pd.DataFrame) -> pd.DataFrame:
 def pd_pfi_top_features(claim: dict, t: Tables) -> list[dict]:
     """The features of ``top`` are the k most important by PFI, per method of
     ``where.method``: our top k by point estimate equal them, or each mismatch (a published
-    feature outside our top k against one of ours inside) has overlapping 95% intervals."""
+    feature outside our top k against one of ours inside) has overlapping 95% intervals.
+
+    The same set is an exact agreement (reproduced); with mismatches, verdict and power per
+    :class:`imlbench.metrics.claims.Check` of the claimed order of every mismatched pair: the
+    difference of the interval midpoints +- the sum of the half-widths above 0 (relative to
+    our k-th largest PFI); overlapping intervals straddle 0 (inconclusive), a published
+    feature's interval wholly below one of ours is not reproduced."""
     sc, (learner, *_), methods = _where(claim)
     top = list(claim["top"])
     rows = []
@@ -195,14 +215,19 @@ def pd_pfi_top_features(claim: dict, t: Tables) -> list[dict]:
         ours = list(pfi.index[:len(top)])
         missed = [f for f in top if f not in ours]
         extra = [f for f in ours if f not in top]
-        ties = all(pfi.loc[f, "upper"] >= pfi.loc[g, "lower"] for f in missed for g in extra
-                   if f in pfi.index)
-        ok = all(f in pfi.index for f in top) and ties
+        mid, hw = (pfi["upper"] + pfi["lower"]) / 2, (pfi["upper"] - pfi["lower"]) / 2
+        pairs = [(f, g) for f in missed for g in extra]
+        ok: Check | bool = all(f in pfi.index for f in top)
+        if ok and pairs:
+            ok = replace(Check.joint([Check(mid[f] - mid[g], hw[f] + hw[g], "above", 0.0)
+                                      for f, g in pairs]),
+                         scale=float(pfi["value"].iloc[min(len(top), len(pfi)) - 1]))
         rows.append(claim_row(
             claim, learner, m_name,
             "top: " + ", ".join(f"{f} {pfi.loc[f, 'value']:.3g} [{pfi.loc[f, 'lower']:.3g}, "
                                 f"{pfi.loc[f, 'upper']:.3g}]" for f in pfi.index[:len(top) + 1]),
-            "same set, or mismatched features with overlapping 95% intervals", bool(ok)))
+            "same set; a mismatch with overlapping 95% intervals is undecided",
+            ok))
     return rows
 
 
@@ -210,7 +235,11 @@ def pd_pfi_top_features(claim: dict, t: Tables) -> list[dict]:
             params={**NEEDS, "features": items(feature_name(), length=2)})
 def pd_pfi_pfi_separation(claim: dict, t: Tables) -> list[dict]:
     """``features`` [a, b]: at the learner level (first method) a's interval lies above b's
-    (no overlap); at the model level (second method) the two intervals overlap."""
+    (no overlap); at the model level (second method) the two intervals overlap. Verdict and
+    power per :class:`imlbench.metrics.claims.Check` of the difference of the interval
+    midpoints +- the sum of the half-widths (relative to a's PFI): above 0 at the learner
+    level (overlap: inconclusive), equal to 0 at the model level (disjoint either way: not
+    reproduced)."""
     sc, (learner, *_), methods = _where(claim)
     a, b = claim["features"]
     rows = []
@@ -220,14 +249,18 @@ def pd_pfi_pfi_separation(claim: dict, t: Tables) -> list[dict]:
             rows.append(row)
             continue
         pfi = _pfi(est)
-        disjoint = bool(pfi.loc[a, "lower"] > pfi.loc[b, "upper"])
+        lo, hi = pfi.loc[[a, b], "lower"], pfi.loc[[a, b], "upper"]
+        check = Check((hi[a] + lo[a]) / 2 - (hi[b] + lo[b]) / 2,
+                      (hi[a] - lo[a]) / 2 + (hi[b] - lo[b]) / 2,
+                      "above" if expect == "disjoint" else "equal", 0.0,
+                      scale=float(pfi.loc[a, "value"]))
         rows.append(claim_row(
             claim, learner, m_name,
             f"{a} {pfi.loc[a, 'value']:.3g} [{pfi.loc[a, 'lower']:.3g}, "
             f"{pfi.loc[a, 'upper']:.3g}], {b} {pfi.loc[b, 'value']:.3g} "
             f"[{pfi.loc[b, 'lower']:.3g}, {pfi.loc[b, 'upper']:.3g}]",
             f"95% intervals {'do not overlap' if expect == 'disjoint' else 'overlap'}",
-            disjoint if expect == "disjoint" else not disjoint))
+            check))
     return rows
 
 
@@ -243,7 +276,8 @@ def pd_pfi_width_ratio(claim: dict, t: Tables) -> list[dict]:
     """Learner-level intervals (first method) are wider than model-level ones (second) for
     ``quantity`` (pd or pfi): R = mean learner width / mean model width, R - z SE > 1, SE the
     jackknife SE of R over the refits (the model widths held fixed: their own relative error,
-    about 1 / sqrt(2 n2), is negligible)."""
+    about 1 / sqrt(2 n2), is negligible); verdict and power per
+    :class:`imlbench.metrics.claims.Check` (R +- z SE above 1)."""
     z = claim["z"]
     sc, (learner, *_), (lm_name, mm_name) = _where(claim)
     q = claim["quantity"]
@@ -265,7 +299,8 @@ def pd_pfi_width_ratio(claim: dict, t: Tables) -> list[dict]:
     return [claim_row(claim, learner, lm_name,
                       f"width ratio learner/model {r:.2f} (jackknife SE {se:.2f}; mean widths "
                       f"{np.mean(_widths(le, q)):.4g} vs {model_width:.4g})",
-                      f"ratio - {z:g} SE = {r - z * se:.2f} > 1", bool(r - z * se > 1))]
+                      f"ratio - {z:g} SE = {r - z * se:.2f} > 1",
+                      Check(r, z * se, "above", 1.0, scale=1.0))]
 
 
 @claim_kind("pd_pfi_pd_extremes",
@@ -273,7 +308,8 @@ def pd_pfi_width_ratio(claim: dict, t: Tables) -> list[dict]:
 def pd_pfi_pd_extremes(claim: dict, t: Tables) -> list[dict]:
     """The learner-PD band is wider at the ends of the grid (the lowest and highest ``share``
     of its points, default 0.1) than inside: R = mean half-width at the ends / inside (the
-    ratio of the refits' SDs), R - z SE > 1, SE the jackknife SE over the refits."""
+    ratio of the refits' SDs), R - z SE > 1, SE the jackknife SE over the refits; verdict and
+    power per :class:`imlbench.metrics.claims.Check` (R +- z SE above 1)."""
     z = claim["z"]
     sc, (learner, *_), (m_name, *_) = _where(claim)
     est = _est(t, sc, learner, m_name)
@@ -293,4 +329,5 @@ def pd_pfi_pd_extremes(claim: dict, t: Tables) -> list[dict]:
     return [claim_row(claim, learner, m_name,
                       f"band width at the {2 * k} outer grid points / the {len(inner)} inner "
                       f"ones {r:.2f} (jackknife SE {se:.2f})",
-                      f"ratio - {z:g} SE = {r - z * se:.2f} > 1", bool(r - z * se > 1))]
+                      f"ratio - {z:g} SE = {r - z * se:.2f} > 1",
+                      Check(r, z * se, "above", 1.0, scale=1.0))]

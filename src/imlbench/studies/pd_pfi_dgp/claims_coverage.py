@@ -8,17 +8,32 @@ intervals, with its standard error SE over repetitions. A published coverage c_p
 to two decimals, is reproduced when |c - c_pub| <= z SE + 0.005 (the half-unit of the
 rounding). Table columns are named as the paper's: boot, subs (naive variance), boot*, subs*
 (corrected) and ideal.
+
+Every kind's verdict and power are those of :class:`imlbench.metrics.claims.Check` (power:
+margin + 2 half, relative to 1, coverages being shares): an interval c +- z SE (or a
+difference of two coverages with the sum of their SEs) per cell against its bound; a pattern
+claim's row joins the checks of its cells (:meth:`~imlbench.metrics.claims.Check.joint`), so
+a cell whose interval straddles its bound makes it ``inconclusive``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
 
 import numpy as np
 import pandas as pd
 
-from imlbench.metrics.claims import Tables, as_list, claim_kind, claim_row
+from imlbench.metrics.claims import (
+    INCONCLUSIVE,
+    NOT_REPRODUCED,
+    Check,
+    Tables,
+    as_list,
+    claim_kind,
+    claim_row,
+)
 from imlbench.params import (
     REQUIRED,
     choice,
@@ -99,7 +114,9 @@ def _first_gap(claim: dict, t: Tables, learners: list[str], columns: list[str], 
 @claim_kind("coverage_table", params={
     "values": table(value=number(minimum=0, maximum=1)), "quantity": QUANTITY, **M, **Z})
 def coverage_table(claim: dict, t: Tables) -> list[dict]:
-    """One row per table column of ``values``: published vs reproduced coverage at m refits."""
+    """One row per table column of ``values``: published vs reproduced coverage at m refits,
+    |c - c_pub| <= z SE + 0.005; verdict and power per :class:`imlbench.metrics.claims.Check`
+    (c +- z SE equal to c_pub up to the rounding 0.005)."""
     z = claim["z"]
     sc, learner = claim["where"]["scenario"], claim["where"]["learner"]
     rows = []
@@ -112,10 +129,11 @@ def coverage_table(claim: dict, t: Tables) -> list[dict]:
             rows.append(base)
             continue
         tol = z * row["coverage_se"] + ROUNDING
-        ok = bool(abs(row["coverage"] - published) <= tol)
+        check = Check(row["coverage"], z * row["coverage_se"], "equal", published, ROUNDING,
+                      scale=1.0)
         rows.append(base | claim_row(
             claim, learner, column, f"{row['coverage']:.3f} (SE {row['coverage_se']:.3f}, "
-            f"{int(row['reps'])} reps)", f"|diff| <= {z:g} SE + {ROUNDING} = {tol:.3f}", ok,
+            f"{int(row['reps'])} reps)", f"|diff| <= {z:g} SE + {ROUNDING} = {tol:.3f}", check,
         ) | {"published": f"{published:.2f}"})
     return rows
 
@@ -133,27 +151,34 @@ def _cells(claim: dict, t: Tables, learner: str, columns: list[str], m: int
     return out
 
 
-def _pattern_row(claim: dict, learner: str, label: str, checks: list[tuple[str, bool]],
+def _pattern_row(claim: dict, learner: str, label: str, checks: list[tuple[str, Check]],
                  gap: Callable[[], str]) -> dict:
-    """The row of a pattern claim from its ``checks``; with none, "no data" and ``gap()``."""
+    """The row of a pattern claim from its ``checks`` (a description and a check per cell, all
+    of one ``compare``), joined into one :class:`~imlbench.metrics.claims.Check` (relative to
+    1); with none, "no data" and ``gap()``."""
     if not checks:
         return claim_row(claim, learner, label, "", "", None, gap())
-    failed = [d for d, ok in checks if not ok]
-    shown = failed[:3] if failed else [checks[0][0]]
+    verdicts = [c.verdict() for _, c in checks]
+    failed = [d for (d, _), v in zip(checks, verdicts, strict=True) if v == NOT_REPRODUCED]
+    straddle = [d for (d, _), v in zip(checks, verdicts, strict=True) if v == INCONCLUSIVE]
+    held = len(checks) - len(failed) - len(straddle)
+    shown = ([f"failing: {'; '.join(failed[:3])}"] if failed else []) + (
+        [f"undecided: {'; '.join(straddle[:3])}"] if straddle else [])
     return claim_row(
         claim, learner, label,
-        f"{len(checks) - len(failed)} of {len(checks)} cells hold; "
-        + ("failing: " if failed else "e.g. ") + "; ".join(shown),
-        claim["tolerance_text"], not failed,
+        f"{held} of {len(checks)} cells hold; "
+        + ("; ".join(shown) if shown else f"e.g. {checks[0][0]}"),
+        claim["tolerance_text"], replace(Check.joint([c for _, c in checks]), scale=1.0),
     )
 
 
-def _column_checks(claim: dict, t: Tables, holds, tolerance: str) -> list[dict]:
-    """One row per learner: ``holds(row)`` for every cell and column of ``columns``."""
+def _column_checks(claim: dict, t: Tables, check: Callable[[pd.Series], Check],
+                   tolerance: str) -> list[dict]:
+    """One row per learner: ``check(row)`` for every cell and column of ``columns``."""
     claim = {**claim, "tolerance_text": tolerance}
     rows = []
     for learner in as_list(claim["where"]["learner"]):
-        checks = [(f"{sc} {q} {col} {r['coverage']:.3f} (SE {r['coverage_se']:.3f})", holds(r))
+        checks = [(f"{sc} {q} {col} {r['coverage']:.3f} (SE {r['coverage_se']:.3f})", check(r))
                   for sc, q, cells in _cells(claim, t, learner, claim["columns"], claim["m"])
                   for col, r in cells.items()]
         rows.append(_pattern_row(claim, learner, "/".join(claim["columns"]), checks, partial(
@@ -163,32 +188,40 @@ def _column_checks(claim: dict, t: Tables, holds, tolerance: str) -> list[dict]:
 
 @claim_kind("coverage_below", params={**SOME_COLUMNS, **CELLS, **M, **LEVEL})
 def coverage_below(claim: dict, t: Tables) -> list[dict]:
-    """Every cell's coverage of ``columns`` is below ``level``: c + z SE < level."""
+    """Every cell's coverage of ``columns`` is below ``level``: c + z SE < level; verdict and
+    power per :class:`imlbench.metrics.claims.Check` (c +- z SE below ``level``, every cell)."""
     z, level = claim["z"], claim["level"]
-    return _column_checks(claim, t, lambda r: r["coverage"] + z * r["coverage_se"] < level,
-                          f"coverage + {z:g} SE < {level:g} in every cell")
+    return _column_checks(
+        claim, t, lambda r: Check(r["coverage"], z * r["coverage_se"], "below", level),
+        f"coverage + {z:g} SE < {level:g} in every cell")
 
 
 @claim_kind("coverage_near", params={**SOME_COLUMNS, **CELLS, **M, **LEVEL,
                                      "slack": number(minimum=0)})
 def coverage_near(claim: dict, t: Tables) -> list[dict]:
     """Every cell's coverage of ``columns`` is ``level``: |c - level| <= z SE + ``slack``
-    (the paper's rounding of its 0.94-0.95)."""
+    (the paper's rounding of its 0.94-0.95); verdict and power per
+    :class:`imlbench.metrics.claims.Check` (c +- z SE equal to ``level`` up to ``slack``, every
+    cell)."""
     z, level, slack = claim["z"], claim["level"], claim["slack"]
     return _column_checks(
-        claim, t, lambda r: abs(r["coverage"] - level) <= z * r["coverage_se"] + slack,
+        claim, t, lambda r: Check(r["coverage"], z * r["coverage_se"], "equal", level, slack),
         f"|coverage - {level:g}| <= {z:g} SE + {slack:g}")
 
 
 @claim_kind("coverage_gap_closed", params={**CELLS, **M,
                                            "share": number(minimum=0, maximum=1)})
 def coverage_gap_closed(claim: dict, t: Tables) -> list[dict]:
-    """The correction closes at least ``share`` of the gap to 0.95: for each strategy,
-    (c* - c) + z SE(c* - c) >= share (0.95 - c); SE(c* - c) <= SE(c*) + SE(c) (a bound, the
-    two share their repetitions)."""
+    """The correction closes at least ``share`` of the gap to 0.95: for each strategy, the
+    lift c* - c +- z SE(c* - c) against share (0.95 - c); SE(c* - c) <= SE(c*) + SE(c) (a
+    bound, the two share their repetitions). Verdict and power per
+    :class:`imlbench.metrics.claims.Check` (``above``, every cell): reproduced when every
+    lift - z SE exceeds its bound, not reproduced when some lift + z SE stays at or under it,
+    else (an interval straddles its bound) inconclusive."""
     z, share = claim["z"], claim["share"]
     claim = {**claim, "tolerance_text":
-             f"lift + {z:g} SE >= {share:g} x (0.95 - naive coverage) in every cell"}
+             f"lift - {z:g} SE > {share:g} x (0.95 - naive coverage) in every cell (lift + "
+             f"{z:g} SE <= it: not reproduced)"}
     rows = []
     for learner in as_list(claim["where"]["learner"]):
         checks = []
@@ -199,7 +232,7 @@ def coverage_gap_closed(claim: dict, t: Tables) -> list[dict]:
                 se = hi["coverage_se"] + lo["coverage_se"]
                 gap = NOMINAL - lo["coverage"]
                 checks.append((f"{sc} {q} {naive}: {lo['coverage']:.3f} -> {hi['coverage']:.3f}",
-                               lift + z * se >= share * gap))
+                               Check(lift, z * se, "above", share * gap)))
         rows.append(_pattern_row(claim, learner, "boot/subs", checks, partial(
             _first_gap, claim, t, [learner], ["boot", "boot*", "subs", "subs*"], [claim["m"]])))
     return rows
@@ -208,12 +241,16 @@ def coverage_gap_closed(claim: dict, t: Tables) -> list[dict]:
 @claim_kind("coverage_order", params={**CELLS, **M,
                                       "pairs": items(items(COLUMN, length=2))})
 def coverage_order(claim: dict, t: Tables) -> list[dict]:
-    """Column ``higher`` covers more than column ``lower`` in every cell: not contradicted in
-    any (c_hi - c_lo + z SE >= 0, SE the sum of the two SEs) and higher on average over the
-    cells (mean difference > z SE of the mean, cells taken as independent)."""
+    """Column ``higher`` covers more than column ``lower`` in every cell: per cell the
+    difference c_hi - c_lo +- z SE (SE the sum of the two SEs), and their mean over the cells
+    +- z SE of the mean (cells taken as independent), each above 0. Verdict and power per
+    :class:`imlbench.metrics.claims.Check`: reproduced when every interval lies above 0, not
+    reproduced when one lies at or below it (a cell or the mean contradicts the order), else
+    inconclusive."""
     z = claim["z"]
     claim = {**claim, "tolerance_text":
-             f"each cell: difference + {z:g} SE >= 0; mean over cells > {z:g} SE"}
+             f"each cell and the mean over cells: difference - {z:g} SE > 0 (difference + "
+             f"{z:g} SE <= 0: not reproduced)"}
     rows = []
     for learner in as_list(claim["where"]["learner"]):
         for hi_col, lo_col in claim["pairs"]:
@@ -223,11 +260,12 @@ def coverage_order(claim: dict, t: Tables) -> list[dict]:
                 se = cells[hi_col]["coverage_se"] + cells[lo_col]["coverage_se"]
                 diffs.append(d)
                 ses.append(se)
-                checks.append((f"{sc} {q}: {d:+.3f} (SE {se:.3f})", d + z * se >= 0))
+                checks.append((f"{sc} {q}: {d:+.3f} (SE {se:.3f})",
+                               Check(d, z * se, "above", 0.0)))
             if diffs:
                 mean_se = float(np.sqrt(np.sum(np.square(ses)))) / len(ses)
                 checks.append((f"mean difference {np.mean(diffs):+.3f} (SE {mean_se:.3f})",
-                               float(np.mean(diffs)) > z * mean_se))
+                               Check(float(np.mean(diffs)), z * mean_se, "above", 0.0)))
             rows.append(_pattern_row(claim, learner, f"{hi_col} > {lo_col}", checks, partial(
                 _first_gap, claim, t, [learner], [hi_col, lo_col], [claim["m"]])))
     return rows
@@ -237,7 +275,9 @@ def coverage_order(claim: dict, t: Tables) -> list[dict]:
                                        "others": items(study_name("learners"))})
 def coverage_lowest(claim: dict, t: Tables) -> list[dict]:
     """``where.learner`` has the lowest coverage of ``columns`` among ``others`` in every
-    cell: c_learner + z SE < c_other for each other learner (SE the sum of the two)."""
+    cell: c_learner + z SE < c_other for each other learner (SE the sum of the two); verdict
+    and power per :class:`imlbench.metrics.claims.Check` (c_learner - c_other +- z SE below 0,
+    every cell and other learner)."""
     z = claim["z"]
     claim = {**claim, "tolerance_text": f"c + {z:g} SE < c of every other learner, every cell"}
     learner = claim["where"]["learner"]
@@ -250,8 +290,8 @@ def coverage_lowest(claim: dict, t: Tables) -> list[dict]:
                     continue
                 checks.append((f"{sc} {q} {col}: {r['coverage']:.3f} vs {other} "
                                f"{o['coverage']:.3f}",
-                               r["coverage"] + z * (r["coverage_se"] + o["coverage_se"])
-                               < o["coverage"]))
+                               Check(r["coverage"] - o["coverage"],
+                                     z * (r["coverage_se"] + o["coverage_se"]), "below", 0.0)))
     return [_pattern_row(claim, learner, "/".join(claim["columns"]), checks, partial(
         _first_gap, claim, t, [learner, *claim["others"]], claim["columns"], [claim["m"]]))]
 
@@ -260,7 +300,9 @@ def coverage_lowest(claim: dict, t: Tables) -> list[dict]:
                                     "m_to": integer(30, minimum=2)})
 def refits_trend(claim: dict, t: Tables) -> list[dict]:
     """From ``m_from`` to ``m_to`` refits the mean width falls in every cell, and the coverage
-    of the resampling columns falls (c_from - c_to > z SE, SE the sum of the two)."""
+    of the resampling columns falls (c_from - c_to > z SE, SE the sum of the two); verdict
+    and power per :class:`imlbench.metrics.claims.Check`, every part above 0: the coverage
+    drops +- z SE, the width drops as they are (no SE: a half-width of 0)."""
     z, m0, m1 = claim["z"], claim["m_from"], claim["m_to"]
     claim = {**claim, "tolerance_text":
              f"width({m1}) < width({m0}); coverage({m0}) - coverage({m1}) > {z:g} SE"}
@@ -273,12 +315,13 @@ def refits_trend(claim: dict, t: Tables) -> list[dict]:
                 if b is None:
                     continue
                 checks.append((f"{sc} {q} {col} width {a['width']:.3f} -> {b['width']:.3f}",
-                               b["width"] < a["width"]))
+                               Check(a["width"] - b["width"], 0.0, "above", 0.0)))
                 if col != "ideal":
                     se = a["coverage_se"] + b["coverage_se"]
                     checks.append((f"{sc} {q} {col} coverage {a['coverage']:.3f} -> "
                                    f"{b['coverage']:.3f}",
-                                   a["coverage"] - b["coverage"] > z * se))
+                                   Check(a["coverage"] - b["coverage"], z * se, "above",
+                                         0.0)))
         rows.append(_pattern_row(claim, learner, "/".join(claim["columns"]), checks, partial(
             _first_gap, claim, t, [learner], claim["columns"], [m0, m1])))
     return rows

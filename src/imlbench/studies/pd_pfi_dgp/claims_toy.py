@@ -16,14 +16,21 @@ divided by its length), written <.> below; R is the number of repetitions.
                        F(R - 1, R (K - 1)).
                        Per grid value both are exact for normal curves; the grid average of
                        correlated chi2 (or F) variables of equal df has a lighter upper tail
-                       than one of them, so the quantile is conservative.
+                       than one of them, so the quantile is conservative. As a
+                       :class:`imlbench.metrics.claims.Check`: Q +- (quantile - 1) above 1 (the
+                       null's 1 - ``alpha`` excursion above 1 as the half-width, so
+                       reproduced iff Q > quantile; not reproduced iff Q <= 2 - quantile);
+                       ``alpha`` at most 0.3 keeps the quantile above 1.
 ``pd_bias``            the learner-PD E_F[PD_f^] differs from the DGP-PD (Sect. 5: bias):
                        B2 = (1 / (R (R - 1))) sum_{r != s} <e_r e_s>, e_r = PD_r - DGP-PD, is
                        unbiased for the integrated squared bias <(E_F[PD_f^] - DGP-PD)^2> (a
                        U-statistic: the MC and model variance cancel); ``expect: positive``:
                        B2 - z SE > 0, ``expect: zero``: |B2| <= z SE, SE its jackknife SE over
                        repetitions (upward biased for U-statistics: conservative for
-                       ``positive``).
+                       ``positive``). Power relative to the squared range of the DGP-PD on
+                       the grid.
+
+Verdict and power per :class:`imlbench.metrics.claims.Check` (power: margin + 2 half).
 """
 
 from __future__ import annotations
@@ -31,7 +38,15 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from imlbench.metrics.claims import NoData, Tables, claim_kind, claim_row, per_combo, select_rows
+from imlbench.metrics.claims import (
+    Check,
+    NoData,
+    Tables,
+    claim_kind,
+    claim_row,
+    per_combo,
+    select_rows,
+)
 from imlbench.params import choice, feature_name, number, text
 
 AGAINST = ("mc_se", "mc_samples")
@@ -94,10 +109,13 @@ def integrated_squared_bias(errors: np.ndarray) -> tuple[float, float]:
 
 
 @claim_kind("pd_variance_ratio", params={
-    **FEATURE, "against": choice("mc_se", AGAINST), "alpha": number(0.01, minimum=0, maximum=1)})
+    **FEATURE, "against": choice("mc_se", AGAINST),
+    "alpha": number(0.01, minimum=0, maximum=0.3)})
 def pd_variance_ratio(claim: dict, t: Tables) -> list[dict]:
     """Q = <var_r PD_r> / <reference> above the 1 - ``alpha`` quantile of its law without
-    model variance, per learner and method (module doc)."""
+    model variance, per learner and method (module doc); verdict and power per
+    :class:`imlbench.metrics.claims.Check`: Q +- (quantile - 1) against 1 (``alpha`` <= 0.3:
+    the quantile of chi2_d / d and of F(d1, d2) at 0.7 exceeds 1 for every df)."""
     from scipy import stats
 
     alpha, against = claim["alpha"], claim["against"]
@@ -122,7 +140,9 @@ def pd_variance_ratio(claim: dict, t: Tables) -> list[dict]:
             claim, learner, method,
             f"variance of the model-PDs over {d1 + 1} refits {between:.4f} vs {what} "
             f"{reference:.4f} (grid means): ratio {q:.2f}",
-            f"ratio > {1 - alpha:g} quantile of {rule} = {crit:.2f}", bool(q > crit),
+            f"ratio > {1 - alpha:g} quantile of {rule} = {crit:.2f} (ratio - {crit - 1:.2f} > 1; "
+            f"below 1 when ratio + {crit - 1:.2f} <= 1)",
+            Check(q, crit - 1, "above", 1.0, scale=1.0),
         )
 
     return per_combo(claim, t, _train, one)
@@ -134,7 +154,8 @@ def pd_variance_ratio(claim: dict, t: Tables) -> list[dict]:
 def pd_bias(claim: dict, t: Tables) -> list[dict]:
     """B2, the integrated squared bias of the learner-PD against the DGP-PD (estimand ``pd`` of
     the truth table ``truth``), positive or zero within z jackknife SEs, per learner and
-    method (module doc)."""
+    method (module doc); verdict and power per :class:`imlbench.metrics.claims.Check`
+    (B2 +- z SE above 0, or equal to it; power relative to the DGP-PD's squared range)."""
     expect, z, feature = claim["expect"], claim["z"], claim["feature"]
     truth = t.truths.get((claim["where"]["scenario"], claim["truth"]))
 
@@ -153,16 +174,17 @@ def pd_bias(claim: dict, t: Tables) -> list[dict]:
         dgp_pd = np.interp(grid, true["x"].to_numpy(), true["value"].to_numpy())
         b2, se = integrated_squared_bias(pd_r.to_numpy() - dgp_pd)
         variance = float(pd_r.var(axis=0, ddof=1).mean())
+        span = float(np.ptp(dgp_pd)) ** 2
         if expect == "positive":
-            ok, rule = b2 - z * se > 0, f"B2 - {z:g} SE > 0"
+            check, rule = Check(b2, z * se, "above", 0.0, scale=span), f"B2 - {z:g} SE > 0"
         else:
-            ok, rule = abs(b2) <= z * se, f"|B2| <= {z:g} SE"
+            check, rule = Check(b2, z * se, "equal", 0.0, scale=span), f"|B2| <= {z:g} SE"
         return claim_row(
             claim, learner, method,
             f"integrated squared bias of the learner-PD B2 = {b2:.4f} (jackknife SE {se:.4f}, "
             f"{len(pd_r)} refits; RMS bias {np.sqrt(max(b2, 0.0)):.3f}); model-PD variance "
             f"{variance:.4f}",
-            f"{rule} = {z * se:.4f}", bool(ok),
+            f"{rule} = {z * se:.4f}", check,
         )
 
     return per_combo(claim, t, train_with_truth, one)

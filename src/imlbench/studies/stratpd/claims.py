@@ -5,7 +5,15 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from imlbench.metrics.claims import NoData, Tables, claim_kind, claim_row, per_combo, select_rows
+from imlbench.metrics.claims import (
+    Check,
+    NoData,
+    Tables,
+    claim_kind,
+    claim_row,
+    per_combo,
+    select_rows,
+)
 from imlbench.params import feature_name, integer, number, text
 from imlbench.stats import t_multiplier
 
@@ -61,6 +69,6 @@ def spread_above(claim: dict, t: Tables) -> list[dict]:
             f"{claim['than_scenario']}",
             f"difference > t({claim['k']:g}) sqrt(SE^2 + SE_than^2) = {allowed:.3g} (t: the t "
             f"quantile at Phi({claim['k']:g}), {min(n, n0) - 1} df; SE of an sd: sd / "
-            f"sqrt(2 (reps - 1)))", bool(s - s0 > allowed))
+            f"sqrt(2 (reps - 1)))", Check(s - s0, allowed, "above", 0.0, scale=s0))
 
     return per_combo(claim, t, both_scenarios, one)

@@ -1,0 +1,86 @@
+"""Every default-profile row that does not reproduce says why, and no reason sits on a claim
+that reproduces; the verdicts hold across base seeds.
+
+The rows come from the committed ``benchmarks/results_verdicts.md``
+(``benchmarks/verdict_stability.py``: default profile, base seed 2021 and two others): its last
+section lists every ``not reproduced`` or ``inconclusive`` row of the base seed; its first table
+the share of scored rows whose verdict changes between the seeds.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from imlbench.config import read_study
+from imlbench.metrics.claims import MISS_CLASSES, miss_of
+
+REPO = Path(__file__).resolve().parents[1]
+VERDICTS = REPO / "benchmarks" / "results_verdicts.md"
+MISSES_HEADING = "## Default-profile rows that do not reproduce (base seed)"
+#: the most rows whose verdict may change between base seeds
+MAX_CHANGED = 0.05
+
+
+def _table(section: str) -> list[list[str]]:
+    """The cells of the Markdown table rows of ``section`` (header and rule left out)."""
+    rows = [line for line in section.splitlines() if line.startswith("| ")]
+    return [[c.strip() for c in line.strip("|").split(" | ")] for line in rows[1:]]
+
+
+def _misses() -> list[dict]:
+    text = VERDICTS.read_text()
+    assert MISSES_HEADING in text, f"{VERDICTS} has no section {MISSES_HEADING!r}"
+    cells = _table(text.split(MISSES_HEADING)[1])
+    keys = ["study", "claim", "scenario", "learner", "method", "verdict"]
+    return [dict(zip(keys, row, strict=True)) for row in cells]
+
+
+def _claims() -> dict[tuple[str, str], dict]:
+    out = {}
+    for path in sorted((REPO / "config" / "studies").glob("*.yaml")):
+        doc, _ = read_study(path)
+        for claim in doc.get("claims", []):
+            out[(path.stem, claim["id"])] = claim
+    return out
+
+
+def test_every_miss_of_the_default_profile_has_a_reason():
+    claims = _claims()
+    missing = [f"{r['study']}/{r['claim']} ({r['scenario']}, {r['learner']}, {r['method']}: "
+               f"{r['verdict']})" for r in _misses()
+               if miss_of(claims[(r["study"], r["claim"])], r) is None]
+    assert not missing, "rows without a reason in their study file:\n" + "\n".join(missing)
+
+
+def test_no_reason_sits_on_rows_that_reproduce():
+    """Each entry of a claim's ``misses`` selects at least one row that misses (a reason for
+    rows that reproduce would be stale); its class is one of the allowed ones."""
+    misses = _misses()
+    stale = []
+    for (study, cid), claim in _claims().items():
+        rows = [r for r in misses if (r["study"], r["claim"]) == (study, cid)]
+        for k, miss in enumerate(claim.get("misses", [])):
+            assert miss["class"] in MISS_CLASSES, f"{study}/{cid}: misses[{k}]"
+            if not any(miss_of({"misses": [miss]}, r) is not None for r in rows):
+                stale.append(f"{study}/{cid}: misses[{k}] ({miss['why'][:60]})")
+    assert not stale, "reasons on rows that reproduce:\n" + "\n".join(stale)
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
+    "measured: 10% of the scored rows change verdict between base seeds 2021 and 2022, mostly "
+    "rows whose interval sits on their bound (reproduced against inconclusive) and claims on "
+    "one split of substitute data; they need more repetitions (benchmarks/results_verdicts.md)"))
+def test_verdicts_hold_across_base_seeds():
+    first = VERDICTS.read_text().split("\n## ")[0]
+    total = next(row for row in _table(first) if row[0] == "all")
+    scored, changed = int(total[1]), int(total[2])
+    assert scored > 0
+    assert changed <= MAX_CHANGED * scored, f"{changed} of {scored} rows change verdict"
+
+
+def test_the_misses_section_is_read():
+    """The parser reads the committed table (a guard against a format change)."""
+    rows = _misses()
+    assert rows and {r["verdict"] for r in rows} <= {"not reproduced", "inconclusive"}
