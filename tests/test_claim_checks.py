@@ -39,6 +39,13 @@ def test_equal_is_a_difference_test_widened_by_the_margin():
     assert Check(5.0, 1.0, "equal", 5.5).verdict() == REPRODUCED
 
 
+def test_at_least_and_at_most_pass_ties_and_straddles():
+    assert Check(1.0, 1.0, "at_least", 1.5).verdict() == REPRODUCED   # [0, 2] straddles
+    assert Check(0.2, 1.0, "at_least", 1.5).verdict() == NOT_REPRODUCED  # wholly below
+    assert Check(3.0, 1.0, "at_most", 1.5).verdict() == NOT_REPRODUCED   # wholly above
+    assert Check(1.0, 1.0, "at_most", 1.5).power() == "departures of 2 above the bound"
+
+
 def test_an_unbounded_interval_is_inconclusive():
     """Without an SE (one repetition) a check cannot fail: it must not pass."""
     assert Check(5.0, np.inf, "equal", 100.0).verdict() == INCONCLUSIVE

@@ -139,7 +139,8 @@ class Check:
     the half-width of its interval, ``estimate +- half`` (half = t' SE; 0 for a value without
     sampling error), against the claimed region.
 
-    ``compare``: ``above`` (the statistic exceeds ``value``), ``below`` (it stays under it) or
+    ``compare``: ``above`` (the statistic exceeds ``value``), ``below`` (it stays under it),
+    ``at_least`` / ``at_most`` (it is not significantly below / above ``value``: ties pass) or
     ``equal`` (it equals ``value`` up to ``margin``, 0 by default: the rounding of a printed
     number, or the half-width of a claimed range). The verdict (:meth:`verdict`), over all
     parts:
@@ -149,7 +150,9 @@ class Check:
       when an interval straddles ``value`` (a coin flip between seeds, not a finding);
     - ``equal``: ``not reproduced`` when some interval misses [value - margin, value +
       margin] (a difference test), else ``reproduced``: no departure found, of the size
-      :meth:`detectable` states;
+      :meth:`detectable` states; ``at_least`` (``at_most``) likewise against the half-line
+      [value, inf) ((-inf, value]): ``not reproduced`` when some interval lies wholly below
+      (above) ``value``;
     - ``inconclusive`` whenever an interval is unbounded (no SE) or an estimate is missing:
       such a check cannot fail.
 
@@ -170,16 +173,15 @@ class Check:
     scale: float = float("nan")
 
     @classmethod
-    def joint(cls, checks: list[Check]) -> Check:
+    def joint(cls, checks: list[Check], scale: float | None = None) -> Check:
         """One check of several parts (all with the same ``compare``): it holds when every
-        part holds; scaled by the largest |value| of the parts."""
+        part holds; scaled by ``scale``, default the largest |value| of the parts."""
         (compare,) = {c.compare for c in checks}
-        parts = [np.concatenate([np.atleast_1d(np.asarray(getattr(c, f), dtype=float)).ravel()
-                                 * np.ones(np.size(c.estimate)) for c in checks])
-                 for f in ("estimate", "half", "value", "margin")]
-        values = np.abs(parts[2])
-        return cls(parts[0], parts[1], compare, parts[2], parts[3],
-                   scale=float(values.max()) if values.size else float("nan"))
+        est, half, value, margin = (np.concatenate(part) for part in
+                                    zip(*(c._parts() for c in checks), strict=True))
+        if scale is None:
+            scale = float(np.abs(value).max()) if value.size else float("nan")
+        return cls(est, half, compare, value, margin, scale=scale)
 
     def _parts(self) -> tuple[np.ndarray, ...]:
         return np.broadcast_arrays(*(np.atleast_1d(np.asarray(v, dtype=float)) for v in
@@ -194,6 +196,12 @@ class Check:
             fail, hold = hi <= value, lo > value
         elif self.compare == "below":
             fail, hold = lo >= value, hi < value
+        elif self.compare == "at_least":
+            fail = hi < value
+            hold = ~fail
+        elif self.compare == "at_most":
+            fail = lo > value
+            hold = ~fail
         else:
             fail = (lo > value + margin) | (hi < value - margin)
             hold = ~fail
@@ -212,7 +220,8 @@ class Check:
             return "none: the interval is unbounded"
         rel = (f" ({d / abs(self.scale):.1%} of {abs(self.scale):.4g})"
                if np.isfinite(self.scale) and self.scale else "")
-        side = {"above": "below the bound", "below": "above the bound"}.get(
+        side = {"above": "below the bound", "below": "above the bound",
+                "at_least": "below the bound", "at_most": "above the bound"}.get(
             self.compare, "from the claimed value")
         return f"departures of {d:.3g}{rel} {side}"
 
@@ -342,7 +351,7 @@ def evaluate(claims: list[dict], tables: Tables, scenarios: set[str], reason: Re
             row["reason_class"] = ""
             if row["verdict"] in (NO_DATA, NOT_RUN) and not row["reason"]:
                 row["reason"] = reason(c, row)
-            elif c.get("reported") and row["verdict"] != NO_DATA and row["verdict"] != NOT_RUN:
+            elif c.get("reported") and row["verdict"] not in (NO_DATA, NOT_RUN):
                 row["verdict"], row["tolerance"] = REPORTED, ""
             elif row["verdict"] == REPRODUCED and row["detectable"] > c.get("resolution", np.inf):
                 row["verdict"] = INCONCLUSIVE

@@ -6,7 +6,7 @@ decides whether the claim runs), ``where.learner`` / ``where.method`` the estima
 The unit is a (data set, feature) pair with its repetitions averaged
 (:mod:`imlbench.studies.conditional_subgroups.summaries`); standard errors are over those pairs.
 Verdicts and power (margin + 2 half) per :class:`imlbench.metrics.claims.Check`; a test that a
-difference is not significantly below 0 (ties pass) is :func:`not_beyond`.
+difference is not significantly below 0 (ties pass) is its ``at_least``.
 """
 
 from __future__ import annotations
@@ -24,19 +24,6 @@ FAMILY = {"family": text()}
 #: labels of the samplers of the ``data_fidelity`` method
 LABELS = items(text())
 Z2 = {"z": number(2.0, minimum=0)}
-
-
-def not_beyond(estimate, half, bound: float, side: str, scale: float = float("nan")) -> Check:
-    """The test "``estimate`` is not significantly ``side`` (``below`` or ``above``)
-    ``bound``": not reproduced when estimate +- half lies wholly on that side (estimate + half
-    < bound, or estimate - half > bound), else reproduced (ties and straddles pass), as a
-    :class:`imlbench.metrics.claims.Check`: ``equal`` against the claimed half-line [bound,
-    inf) (or (-inf, bound]), i.e. against its point nearest the estimate, the estimate clipped
-    to it. Its power is 2 half: the departure beyond ``bound`` it flags about 1 - alpha/2 of
-    the time. (``estimate``, ``half`` may be arrays: one part each.)"""
-    clip = np.minimum if side == "below" else np.maximum
-    return Check(clip(np.asarray(estimate, dtype=float), bound), half, "equal", bound,
-                 scale=scale)
 
 
 def _estimates(claim: dict, t: Tables) -> pd.DataFrame:
@@ -127,7 +114,7 @@ def data_fidelity_monotone(claim: dict, t: Tables) -> list[dict]:
     """Fidelity grows along each list of ``sequences`` (samplers by increasing depth): no
     step falls significantly (mean + z SE >= 0) and the last beats the first (mean - z SE
     > 0); one row per sequence. Verdict and power (margin + 2 half) per
-    :class:`imlbench.metrics.claims.Check`: a significant fall (:func:`not_beyond`) is not
+    :class:`imlbench.metrics.claims.Check`: a significant fall (``at_least`` 0) is not
     reproduced; else the row is last - first against 0, ``above`` (a straddle is
     ``inconclusive``)."""
     df = _estimates(claim, t)
@@ -141,7 +128,7 @@ def data_fidelity_monotone(claim: dict, t: Tables) -> list[dict]:
         first, last = seq[0], seq[-1]
         m, se = _differences(means, [(last, first)])[(last, first)]
         step, step_se = (np.array([st[k] for st in steps.values()]) for k in (0, 1))
-        fall = not_beyond(step, z * step_se, 0.0, "below")
+        fall = Check(step, z * step_se, "at_least", 0.0)
         check = fall if fall.verdict() == NOT_REPRODUCED else Check(m, z * se, "above", 0.0)
         body.append((
             " < ".join(seq),
@@ -159,7 +146,7 @@ def data_fidelity_share(claim: dict, t: Tables) -> list[dict]:
     """A shallow tree keeps at least ``min_share`` of the deep tree's gain over ``baseline``:
     D = (shallow - baseline) - min_share (deep - baseline) per (data set, feature) pair,
     reproduced if mean(D) + z SE >= 0 (not significantly below the share) for every
-    [shallow, deep] of ``pairs``: :func:`not_beyond` (ties and straddles pass), scaled by the
+    [shallow, deep] of ``pairs``: ``at_least`` 0 (ties and straddles pass), scaled by the
     mean gain of the deep tree."""
     df = _estimates(claim, t)
     if df.empty:
@@ -177,5 +164,5 @@ def data_fidelity_share(claim: dict, t: Tables) -> list[dict]:
                      f"share of the {deep} gain over {base} kept: {kept:.2f} "
                      f"(D = {m:.3f}, SE {se:.3f})",
                      f"D + {z:g} SE >= 0 at share {share:g}",
-                     not_beyond(m, z * se, 0.0, "below", scale=float(gain.mean()))))
+                     Check(m, z * se, "at_least", 0.0, scale=float(gain.mean()))))
     return _rows(claim, body)

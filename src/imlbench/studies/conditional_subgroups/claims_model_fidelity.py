@@ -28,7 +28,6 @@ from imlbench.metrics.claims import (
 )
 from imlbench.params import choice, integer, items, number, table, text
 from imlbench.stats import mean_and_se
-from imlbench.studies.conditional_subgroups.claims_data_fidelity import not_beyond
 from imlbench.studies.conditional_subgroups.model_fidelity import TARGETS
 
 #: the target the losses are taken against
@@ -88,8 +87,8 @@ def fidelity_order(claim: dict, t: Tables) -> list[dict]:
     z SE > 0; ``expect: not_higher``: mean(d) + z SE >= 0 (ties, e.g. trees that do not split,
     pass). z = 2 unless stated. Verdict and power (margin + 2 half) per
     :class:`imlbench.metrics.claims.Check` (``lower``: ``above`` 0, a straddle is
-    ``inconclusive``; ``not_higher``: :func:`.claims_data_fidelity.not_beyond`, a straddle
-    passes), scaled by the mean loss of the worse effect.
+    ``inconclusive``; ``not_higher``: ``at_least`` 0, a straddle passes), scaled by the mean
+    loss of the worse effect.
     """
     z = claim["z"]
     strict = claim["expect"] == "lower"
@@ -99,7 +98,7 @@ def fidelity_order(claim: dict, t: Tables) -> list[dict]:
         d, se, k = _paired(tab, worse, better)
         scale = float(tab[worse].mean())
         check = (Check(d, z * se, "above", 0.0, scale=scale) if strict
-                 else not_beyond(d, z * se, 0.0, "below", scale=scale))
+                 else Check(d, z * se, "at_least", 0.0, scale=scale))
         return claim_row(
             claim, learner, label,
             f"median over features {better} {table5_statistic(tab[better]):.4g}, "

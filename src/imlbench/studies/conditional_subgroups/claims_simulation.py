@@ -26,7 +26,6 @@ from imlbench.metrics.claims import (
 )
 from imlbench.params import REQUIRED, choice, feature_name, integer, items, number, study_name, text
 from imlbench.stats import mean_and_se
-from imlbench.studies.conditional_subgroups.claims_data_fidelity import not_beyond
 
 #: what the errors are taken of and against: the feature, and the truth of setting II (a
 #: method of per-model truths, averaged per cell) or else of setting I (a truth table)
@@ -114,8 +113,7 @@ def mse_order(claim: dict, t: Tables) -> list[dict]:
     With ``expect: not_worse`` the method is only not detectably worse: mean(d) - z SE(d) <= 0.
     Verdict and power (margin + 2 half) per :class:`imlbench.metrics.claims.Check` over the
     methods of ``worse`` (``better``: ``below`` 0, a straddle is ``inconclusive``;
-    ``not_worse``: :func:`.claims_data_fidelity.not_beyond`, a straddle passes), scaled by the
-    largest MSE of ``worse``."""
+    ``not_worse``: ``at_most`` 0, a straddle passes), scaled by the largest MSE of ``worse``."""
     z = claim["z"]
     strict = claim["expect"] == "better"
 
@@ -137,7 +135,7 @@ def mse_order(claim: dict, t: Tables) -> list[dict]:
         if None not in means:
             mean_, half, scale = np.array(means), z * np.array(ses), max(mses)
             ok = (Check(mean_, half, "below", 0.0, scale=scale) if strict
-                  else not_beyond(mean_, half, 0.0, "above", scale=scale))
+                  else Check(mean_, half, "at_most", 0.0, scale=scale))
         test = "< 0" if strict else "<= 0"
         sign = "+" if strict else "-"
         return claim_row(

@@ -27,7 +27,6 @@ Claims that compare the learner level with the model level name both methods in
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -219,9 +218,9 @@ def pd_pfi_top_features(claim: dict, t: Tables) -> list[dict]:
         pairs = [(f, g) for f in missed for g in extra]
         ok: Check | bool = all(f in pfi.index for f in top)
         if ok and pairs:
-            ok = replace(Check.joint([Check(mid[f] - mid[g], hw[f] + hw[g], "above", 0.0)
-                                      for f, g in pairs]),
-                         scale=float(pfi["value"].iloc[min(len(top), len(pfi)) - 1]))
+            ok = Check.joint([Check(mid[f] - mid[g], hw[f] + hw[g], "above", 0.0)
+                              for f, g in pairs],
+                             scale=float(pfi["value"].iloc[min(len(top), len(pfi)) - 1]))
         rows.append(claim_row(
             claim, learner, m_name,
             "top: " + ", ".join(f"{f} {pfi.loc[f, 'value']:.3g} [{pfi.loc[f, 'lower']:.3g}, "
