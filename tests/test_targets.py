@@ -128,3 +128,32 @@ def _config() -> dict:
     import yaml
 
     return yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
+
+
+def test_a_summarising_function_is_code_of_the_summaries_job_not_of_the_run(studies,
+                                                                              monkeypatch):
+    """The refit method's module imports its coverage summary, which the summaries job runs:
+    editing the summary must rerun that job, not the refits (about 15 CPU-minutes)."""
+    summaries = "imlbench.studies.pd_pfi_dgp.summaries"
+    run_module = "imlbench.studies.pd_pfi_dgp.methods_refits"
+    assert summaries in closure([run_module])
+    assert summaries not in closure([run_module], exclude=[summaries])
+    study = studies["pd_pfi_dgp"]
+    sc = next(s for s in study.scenarios.values() if "rf" in s.learners)
+    run_before = targets.explain_fingerprint(study, sc, 2021)
+    summaries_before = targets.summaries_fingerprint(study)
+    from imlbench import codehash
+
+    real = codehash._read
+
+    def edited(module: str):
+        tree, imports = real(module)
+        return (tree + "# edited" if module == summaries else tree), imports
+
+    monkeypatch.setattr(codehash, "_read", edited)
+    codehash._hash.cache_clear()
+    try:
+        assert targets.explain_fingerprint(study, sc, 2021) == run_before
+        assert targets.summaries_fingerprint(study) != summaries_before
+    finally:
+        codehash._hash.cache_clear()

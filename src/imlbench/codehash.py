@@ -62,28 +62,30 @@ def _read(module: str) -> tuple[str, tuple[str, ...]]:
     return ast.dump(_without_docstrings(tree), include_attributes=False), inside
 
 
-def closure(modules: Iterable[str]) -> list[str]:
-    """``modules`` and every ``imlbench`` module they import, directly or not, sorted."""
+def closure(modules: Iterable[str], exclude: Iterable[str] = ()) -> list[str]:
+    """``modules`` and every ``imlbench`` module they import, directly or not, sorted; the
+    modules of ``exclude`` are not followed (code that is imported but that the job does not
+    run, e.g. a method's summarising function, which the summaries job runs)."""
     todo = [m for m in modules if source_file(m) is not None]
-    seen: set[str] = set()
+    seen: set[str] = set(exclude) - set(todo)
     while todo:
         module = todo.pop()
         if module not in seen:
             seen.add(module)
             todo += _read(module)[1]
-    return sorted(seen)
+    return sorted(seen - (set(exclude) - set(modules)))
 
 
-def code_hash(modules: Iterable[str]) -> str:
-    """A short hash of the code of ``modules`` and of everything they import (see the module
-    doc): equal exactly when that code does the same."""
-    return _hash(frozenset(modules))
+def code_hash(modules: Iterable[str], exclude: Iterable[str] = ()) -> str:
+    """A short hash of the code of ``modules`` and of everything they import but ``exclude``
+    (see :func:`closure` and the module doc): equal exactly when that code does the same."""
+    return _hash(frozenset(modules), frozenset(exclude))
 
 
 @cache
-def _hash(modules: frozenset[str]) -> str:
+def _hash(modules: frozenset[str], exclude: frozenset[str]) -> str:
     digest = hashlib.sha256()
-    for module in closure(modules):
+    for module in closure(modules, exclude):
         digest.update(f"{module}\n{_read(module)[0]}\n".encode())
     return digest.hexdigest()[:16]
 

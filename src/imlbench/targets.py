@@ -272,8 +272,10 @@ def explain_fingerprint(study: Study, sc: Scenario, base_seed: int) -> str:
     methods = {m: [study.methods[m]["method"], study.method_params(m)] for _, m in pairs}
     code = [DGPS.get(sc.dgp).__module__, *_learners_code(study, list(sc.learners)),
             *_methods_code(study, sorted(methods))]
+    # the summarising functions run in the summaries job (summaries_fingerprint), not here
+    summarising = {f.__module__ for m in methods if (f := _spec(study, m).summarise)}
     return config_hash([base_seed, _learners(study, sc), sc.fit_models, pairs, methods,
-                        code_hash(code)])
+                        code_hash(code, exclude=summarising)])
 
 
 def batch_fingerprints(study: Study, batch: Batch, base_seed: int) -> dict[str, str]:

@@ -231,6 +231,23 @@ def test_splits_and_bootstrap_refits():
     assert set(out["boot"]) == set(range(-1, 5)) and (out["n_boot"] == 5).all()
 
 
+def test_splits_on_all_rows_pool_the_training_and_test_rows():
+    """``rows: all`` fits the trees on training and test rows together: the fitted tree's
+    root holds every row, and the bootstrap resamples draw from all of them."""
+    X, X_test = _grouped(), _grouped(seed=6)
+    ctx = _ctx(_f, X, X_test)
+    train = _run("subgroup_splits", ctx, {"features": ["x1"], "n_boot": 2})
+    both = _run("subgroup_splits", ctx, {"features": ["x1"], "n_boot": 2, "rows": "all"})
+    root = both[(both["boot"] == -1) & (both["node"] == 0)]
+    assert root["n"].tolist() == [len(X) + len(X_test)]
+    assert train.loc[(train["boot"] == -1) & (train["node"] == 0), "n"].tolist() == [len(X)]
+    # resample: split draws fresh training splits: the training rows' size from all rows
+    splits = _run("subgroup_splits", ctx, {"features": ["x1"], "n_boot": 3, "rows": "all",
+                                           "resample": "split"})
+    roots = splits[(splits["boot"] >= 0) & (splits["node"] == 0)]
+    assert roots["n"].tolist() == [len(X)] * 3
+
+
 def test_feature_predictability_of_a_copy_and_of_noise():
     """g replaced by a copy of x1: each is predicted from the other almost perfectly (R^2 near
     1); x2, independent noise, is not (out-of-sample R^2 <= 0 in expectation, SE about 0.1 on
@@ -271,16 +288,18 @@ def _claim(**kw):
 
 def test_predictability_claim_uses_the_split_noise():
     est = pd.DataFrame({"method": "m", "feature": ["temp", "hum"], "value": [0.70, 0.20],
-                        "sd": [0.02, 0.02], "n_splits": 4})
+                        "sd": [0.02, 0.02], "n_splits": 20})
     rows = CLAIMS.get("predictability_table")(_claim(values={"temp": 66, "hum": 43, "yr": 8}),
                                               _tables(est))
     assert {r["claim"] for r in rows} == {"c"}  # one scorecard claim, a row per feature
     verdicts = {r["published"].split(":")[0]: r["verdict"] for r in rows}
-    # tolerance 3 * 2 * sqrt(1.25) = 6.7 points: temp (4 off) passes, hum (23 off) fails
+    # the sd comes from 20 splits: t' = t_19 at Phi(3) = 3.447, tolerance t' * 2 * sqrt(1.05)
+    # = 7.1 points: temp (4 off) passes, hum (23 off) fails
+    t19 = 3.4472
     assert verdicts == {"temp": "reproduced", "hum": "not reproduced", "yr": "no data"}
     # power: twice the tolerance, relative to the published 66%
-    assert rows[0]["detectable"] == pytest.approx(2 * 3 * 2 * np.sqrt(1.25))
-    assert rows[0]["power"] == "departures of 13.4 (20.3% of 66) from the claimed value"
+    assert rows[0]["detectable"] == pytest.approx(2 * t19 * 2 * np.sqrt(1.05), rel=1e-4)
+    assert rows[0]["power"] == "departures of 14.1 (21.4% of 66) from the claimed value"
 
 
 @pytest.mark.parametrize("top, verdict", [
@@ -332,6 +351,48 @@ def test_local_importance_matches_subgroups_by_their_conditions():
     assert row["verdict"] == "reproduced" and row["reproduced"].startswith("a: 2")
     claim["match"] = {"season": ["FALL"]}
     assert local_importance(claim, _tables(est))[0]["verdict"] == "not reproduced"
+
+
+def _boot_splits(sets: list[tuple[str, ...]], method: str = "splits") -> pd.DataFrame:
+    """Split rows of temp's subgroup trees (of ``method``): the fitted tree (boot -1) on the
+    first set, bootstrap tree b on ``sets[b]`` (an empty tuple: a tree without splits)."""
+    rows = [{"method": method, "feature": "temp", "boot": b, "n_boot": len(sets),
+             "split_feature": f, "threshold": 1.0}
+            for b, fs in [(-1, sets[0]), *enumerate(sets)] for f in fs]
+    return pd.DataFrame(rows)
+
+
+@pytest.mark.parametrize("hits, verdict", [(45, "reproduced"), (25, "inconclusive"),
+                                           (10, "not reproduced")])
+def test_split_features_is_decided_by_the_bootstrap_trees(hits, verdict):
+    """50 bootstrap trees, ``hits`` of them on exactly {season, hum}: a share of 0.9 lies
+    above one half by more than 2 binomial SE (0.04), 0.5 straddles it, 0.2 lies below."""
+    sets = [("season", "hum")] * hits + [("season",)] * (50 - hits)
+    claim = _claim(feature="temp", expect=["season", "hum"], z=2.0)
+    row = CLAIMS.get("split_features")(claim, _tables(_boot_splits(sets, "m")))[0]
+    assert row["verdict"] == verdict
+    assert row["reproduced"].startswith(f"{hits / 50:.0%} of 50 bootstrap trees")
+
+
+@pytest.mark.parametrize("hits, verdict", [(45, "reproduced"), (25, "inconclusive"),
+                                           (5, "inconclusive")])
+def test_claims_on_unsettled_subgroups_are_inconclusive(hits, verdict):
+    """A claim about the humid summer subgroup reads the one tree of the training split. When
+    the trees of most of 50 random training splits (the premise method's) split temp on
+    season and hum, the claim is evaluated (here it holds); when they do not, whether the
+    run's tree has the subgroup is the draw of its split, and the row is inconclusive with
+    that reason, whatever the one tree shows."""
+    sets = [("season", "hum")] * hits + [("season",)] * (50 - hits)
+    est = pd.concat([_ice_table({"humid": 0.0, "dry": -5.0, "winter": 10.0},
+                                {"humid": 3000, "dry": 4000, "winter": 1000}),
+                     _boot_splits(sets)], ignore_index=True)
+    claim = _claim(feature="temp", match={"season": ["SUMMER"], "hum": "above"},
+                   range=[0, 40], expect="zero", premise="splits")
+    row = CLAIMS.get("pdp_slope")(claim, _tables(est))[0]
+    assert row["verdict"] == verdict
+    if verdict == "inconclusive":
+        assert f"the trees of temp on {hits} of 50 random training splits split on hum, " \
+               "season" in row["reason"]
 
 
 def test_split_points_claim_uses_the_bootstrap_spread():

@@ -136,23 +136,23 @@ def test_halfwidths_equal_the_learner_estimate_interval():
         np.testing.assert_allclose(half[m - 2, 1], (hi - lo) / 2, rtol=1e-10)
 
 
-def _write_refits(tmp_path, per_rep_shift_sd):
+def _write_refits(tmp_path, per_rep_shift_sd, bias=0.0, truth_runs=4000):
     """Per-refit values of one (scenario, learner): 2000 reps x 30 refits of a PD at two
-    points and one PFI, N(mu, 1) around a shift shared by the refits of a repetition (sd
-    ``per_rep_shift_sd``); 4000 truth runs at N(mu, 1 + shift variance)."""
+    points and one PFI, N(mu + bias, 1) around a shift shared by the refits of a repetition
+    (sd ``per_rep_shift_sd``); ``truth_runs`` truth runs at N(mu, 1 + shift variance)."""
     r = np.random.default_rng(5)
     mu = {("pd", 0.1): 0.0, ("pd", 0.9): 1.0, ("pfi", np.nan): 0.5}
     rows = []
     reps, refits = 2000, 30
     for (q, x), m in mu.items():
         shift = r.normal(0, per_rep_shift_sd, reps)
-        vals = m + shift[:, None] + r.normal(size=(reps, refits))
+        vals = m + bias + shift[:, None] + r.normal(size=(reps, refits))
         rows.append(pd.DataFrame({
             "rep": np.repeat(np.arange(reps), refits), "strategy": "bootstrap",
             "refit": np.tile(np.arange(refits), reps), "quantity": q, "feature": "x1", "x": x,
             "value": vals.ravel()}))
-        truth = m + r.normal(0, np.sqrt(1 + per_rep_shift_sd**2), 4000)
-        rows.append(pd.DataFrame({"rep": 0, "strategy": "truth", "refit": np.arange(4000),
+        truth = m + r.normal(0, np.sqrt(1 + per_rep_shift_sd**2), truth_runs)
+        rows.append(pd.DataFrame({"rep": 0, "strategy": "truth", "refit": np.arange(truth_runs),
                                   "quantity": q, "feature": "x1", "x": x, "value": truth}))
     df = pd.concat(rows, ignore_index=True)
     df.insert(0, "p_form", "linear")
@@ -192,6 +192,44 @@ def test_coverage_summary_detects_correlated_refits(tmp_path):
     corrected = s.loc[("pd", True, 15), "coverage"]
     assert naive.max() < 0.8
     assert corrected.min() > naive.max() + 0.1
+
+
+def test_coverage_se_counts_the_error_of_the_coverage_target(tmp_path):
+    """All repetitions share one coverage target, the mean of the truth runs: with 40 runs
+    its error (SE 0.16) moves the coverage of intervals biased by 0.3 by far more than the
+    spread over 2000 repetitions shows. The summary's target part is half the change of the
+    coverage when the target moves up and down by its SE; here it is computed independently
+    from the interval's distribution (mean of 15 refits ~ N(bias - d, 1/15) against a target
+    moved by d, half-width t_14 s / sqrt(15), 14 s^2 ~ chi2_14), at the targets the file
+    holds. Tolerance 0.02: four Monte Carlo SEs of a difference of two coverages on the same
+    2000 repetitions (sd at most sqrt(0.25 / 2000) = 0.011, halved)."""
+    from scipy.stats import norm
+    from scipy.stats import t as student_t
+
+    path = _write_refits(tmp_path, 0.0, bias=0.3, truth_runs=40)
+    s = summarise([path]).set_index(["quantity", "corrected", "m"])
+    df = pd.read_parquet(path)
+    truth = df[df["strategy"] == "truth"].groupby(["quantity", "x"], dropna=False)["value"]
+    mu = {("pd", 0.1): 0.0, ("pd", 0.9): 1.0, ("pfi", np.nan): 0.5}
+    s_draws = np.sqrt(np.random.default_rng(0).chisquare(14, 200_000) / 14)
+    half = student_t.ppf(0.975, 14) * s_draws / np.sqrt(15)
+
+    def covers(offset: float) -> float:
+        """Expected coverage when the mean's error against the target is N(offset, 1/15)."""
+        sd = 1 / np.sqrt(15)
+        return float(np.mean(norm.cdf((half - offset) / sd) - norm.cdf((-half - offset) / sd)))
+
+    for quantity in ("pd", "pfi"):
+        keys = [k for k in mu if k[0] == quantity]
+        parts = []
+        for key in keys:
+            g = truth.get_group(key)
+            d, se = g.mean() - mu[key], g.std(ddof=1) / np.sqrt(len(g))
+            parts.append((covers(0.3 - d - se) - covers(0.3 - d + se)) / 2)
+        row = s.loc[(quantity, False, 15)]
+        assert abs(row["coverage_se_target"] - abs(np.mean(parts))) < 0.02
+        spread = np.sqrt(row["coverage_se"] ** 2 - row["coverage_se_target"] ** 2)
+        assert row["coverage_se_target"] > 3 * spread
 
 
 def _tables(coverage, se):

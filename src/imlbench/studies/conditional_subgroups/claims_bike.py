@@ -10,16 +10,19 @@ report:
   quantiles); it is the Monte Carlo error of the permutations for the fitted model;
 - Table 6: the SD of the two-fold predictability over repeated random fold splits (the
   estimator's split noise; the published number is one split, ours the mean of k);
-- tree structure and split points: bootstrap refits of the subgroup tree on the training rows;
+- tree structure and split points: bootstrap refits of the subgroup tree (on the rows its
+  method names), and trees of random training splits for the subgroups a claim reads;
 - PDPs and cs-PDPs (Figs. 12, 13): the SE over the rows of the subgroup of the ICE curves the
   PDP averages (its slope, its level, its difference between levels is the mean of the rows'),
   sd over rows / sqrt(rows); the model is fixed, so this is the error of the PDP over the
   rows the paper averages over.
 
 Verdict and power (margin + 2 half) per :class:`imlbench.metrics.claims.Check`: an interval
-of a one-sided test that straddles the bound is ``inconclusive``. Structural claims (the set of
-features a fitted tree splits on, a subgroup that does not exist) and the count of
-:func:`depth_tradeoff` are exact.
+of a one-sided test that straddles the bound is ``inconclusive``. The set of features a
+subgroup tree splits on is decided by the share of resampled trees that split so
+(:func:`split_features`); a claim about a subgroup that the trees of most random training
+splits do not form is ``inconclusive`` (:func:`_unsettled`); a subgroup that does not exist
+and the count of :func:`depth_tradeoff` are exact.
 """
 
 from __future__ import annotations
@@ -30,7 +33,15 @@ import numpy as np
 import pandas as pd
 from scipy.special import ndtri
 
-from imlbench.metrics.claims import Check, Tables, claim_kind, claim_row, select_rows
+from imlbench.metrics.claims import (
+    INCONCLUSIVE,
+    REPRODUCED,
+    Check,
+    Tables,
+    claim_kind,
+    claim_row,
+    select_rows,
+)
 from imlbench.params import (
     REQUIRED,
     choice,
@@ -43,6 +54,7 @@ from imlbench.params import (
     table,
     text,
 )
+from imlbench.stats import t_multiplier
 
 #: SE of a sample median relative to sd / sqrt(R) under normality (sqrt(pi / 2))
 MEDIAN_SE = float(np.sqrt(np.pi / 2))
@@ -82,8 +94,11 @@ def median_se(row: pd.Series) -> float:
 @claim_kind("predictability_table", params={"values": table(value=number()), **Z3})
 def predictability_table(claim: dict, t: Tables) -> list[dict]:
     """Table 6: per feature of ``values`` (published %), ours = mean over k fold splits;
-    |ours - published| <= z sd sqrt(1 + 1/k), sd = SD of the two-fold estimate over splits;
-    verdict and power (margin + 2 half) per :class:`imlbench.metrics.claims.Check`."""
+    |ours - published| <= t' sd sqrt(1 + 1/k), sd = SD of the two-fold estimate over splits
+    (the published number is one split: a prediction interval for it), t' the t quantile of
+    k - 1 degrees of freedom at the normal probability of z (:func:`imlbench.stats.
+    t_multiplier`: the sd is estimated from k values); verdict and power (margin + 2 half)
+    per :class:`imlbench.metrics.claims.Check`."""
     z = claim["z"]
     _, learner, m = _where(claim)
     est = _other(claim, t)
@@ -97,11 +112,13 @@ def predictability_table(claim: dict, t: Tables) -> list[dict]:
             continue
         r = hit.iloc[0]
         ours, sd, k = 100 * r["value"], 100 * r["sd"], int(r["n_splits"])
-        tol = z * sd * np.sqrt(1 + 1 / k)
+        tq = float(t_multiplier(z, k - 1)) if k > 1 else np.inf
+        tol = tq * sd * np.sqrt(1 + 1 / k)
         rows.append(claim_row(sub, learner, m,
                          f"{ours:.1f}% (SD over {k} fold splits {sd:.1f} points)",
-                         f"|gap| <= {z:g} SD sqrt(1 + 1/k) = {tol:.1f} points (split noise "
-                         "only; our data are one year of days aggregated from hours)",
+                         f"|gap| <= t' SD sqrt(1 + 1/k) = {tol:.1f} points (t' = {tq:.2f}: "
+                         f"the t quantile at Phi({z:g}), {k - 1} df; split noise only; our "
+                         "data are one year of days aggregated from hours)",
                          Check(ours, tol, "equal", published, scale=published)))
     return rows
 
@@ -182,29 +199,94 @@ def _splits(claim: dict, t: Tables) -> pd.DataFrame:
     return est[est["feature"] == claim["feature"]] if len(est) else est
 
 
+def _boot_sets(splits: pd.DataFrame) -> tuple[list[frozenset], int]:
+    """The set of split features of every bootstrap tree (a tree without splits: the empty
+    set) and the number of bootstrap trees."""
+    n_boot = int(splits["n_boot"].iloc[0])
+    per_tree = splits[splits["boot"] >= 0].groupby("boot")["split_feature"].agg(frozenset)
+    return [per_tree.get(b, frozenset()) for b in range(n_boot)], n_boot
+
+
+def _share_check(hits: int, n: int, z: float) -> Check:
+    """The share of bootstrap trees with a structure against one half, with its binomial
+    interval (z SE, SE = sqrt(p (1 - p) / n)): most trees have it, or most lack it."""
+    p = hits / n
+    return Check(p, z * np.sqrt(p * (1 - p) / n), "above", 0.5, scale=1.0)
+
+
 @claim_kind("split_features",
-            params={"feature": feature_name(), "expect": items(feature_name())})
+            params={"feature": feature_name(), "expect": items(feature_name()),
+                    "z": number(2.0, minimum=0)})
 def split_features(claim: dict, t: Tables) -> list[dict]:
-    """The subgroup tree of ``feature`` (fitted on the training rows) splits exactly on the
-    features ``expect``. A structural claim, checked exactly; its stability is reported as the
-    share of bootstrap refits that split on each feature and on exactly this set."""
+    """The subgroup tree of ``feature`` splits exactly on the features ``expect``: a statement
+    about one fitted tree, which the paper draws from one split of its data. Ours is decided
+    by the bootstrap trees of the splits method (``n_boot`` resamples of its rows): the share p
+    that split on exactly this set against one half, with its binomial interval p +- z
+    sqrt(p (1 - p) / n_boot) (z = 2): ``reproduced`` when most trees split so, ``not
+    reproduced`` when most do not, ``inconclusive`` when the share straddles one half (the
+    data do not settle the structure; one tree would show it or not by the draw of its rows).
+    Verdict and power per :class:`imlbench.metrics.claims.Check`."""
     _, learner, m = _where(claim)
     est = _splits(claim, t)
     if est.empty:
         return [_missing(claim)]
-    expect = set(claim["expect"])
+    expect = frozenset(claim["expect"])
     fitted = set(est.loc[est["boot"] == -1, "split_feature"])
-    n_boot = int(est["n_boot"].iloc[0])
-    boot = est[est["boot"] >= 0]
-    per_feature = boot.groupby("split_feature")["boot"].nunique().sort_values(ascending=False)
-    same = (boot.groupby("boot")["split_feature"].agg(frozenset) == frozenset(expect)).sum()
-    stability = (f"; over {n_boot} bootstrap trees: exactly this set {same / n_boot:.0%}, "
-                 + ", ".join(f"{f} {k / n_boot:.0%}" for f, k in per_feature.items())
-                 if n_boot else "")
+    sets, n_boot = _boot_sets(est)
+    if not n_boot:
+        return [_missing(claim, "no bootstrap trees (n_boot = 0): the share of trees with "
+                                "this structure needs some")]
+    same = sum(s == expect for s in sets)
+    per_feature = est[est["boot"] >= 0].groupby("split_feature")["boot"].nunique()
+    shares = ", ".join(f"{f} {k / n_boot:.0%}"
+                       for f, k in per_feature.sort_values(ascending=False).items())
     return [claim_row(claim, learner, m,
-                 f"splits on {', '.join(sorted(fitted)) or 'nothing'}{stability}",
-                 "exact set of the fitted tree (bootstrap shares: its stability)",
-                 fitted == expect)]
+                      f"{same / n_boot:.0%} of {n_boot} bootstrap trees split on exactly "
+                      f"{', '.join(sorted(expect))} (on each feature: {shares}); the fitted "
+                      f"tree splits on {', '.join(sorted(fitted)) or 'nothing'}",
+                      f"share of bootstrap trees with exactly this set above 1/2 by "
+                      f"{claim['z']:g} binomial SE",
+                      _share_check(same, n_boot, claim["z"]))]
+
+
+#: the subgroup-tree splits (``subgroup_splits`` with bootstrap trees) that tell whether the
+#: subgroups a claim is about are a stable feature of the data (:func:`_unsettled`)
+PREMISE = {"premise": study_name("methods", None)}
+
+
+def _unsettled(claim: dict, t: Tables, matches: list[dict]) -> dict | None:
+    """The ``inconclusive`` row of a claim about subgroups (``matches``: their conditions) that
+    the data do not settle, or None. The claim reads the subgroups of one tree, fitted on the
+    training rows of one random split; the ``premise`` method's resampled trees are trees of
+    other random training splits (``subgroup_splits`` with ``rows: all, resample: split``).
+    When fewer than most of them split ``feature`` on every feature the conditions name
+    (share p, lower bound p - 2 sqrt(p (1 - p) / n) not above 1/2), whether the claim's
+    subgroup exists at all is the draw of the split, and so would be the verdict."""
+    if claim["premise"] is None:
+        return None
+    sc, learner, m = _where(claim)
+    other = t.other
+    splits = other[(other["scenario"] == sc) & (other["method"] == claim["premise"])
+                   & (other["feature"] == claim["feature"])] if len(other) else other
+    if splits.empty:
+        return None
+    sets, n_boot = _boot_sets(splits)
+    needed = frozenset(f for match in matches for f in match)
+    hits = sum(needed <= s for s in sets)
+    check = _share_check(hits, max(n_boot, 1), 2.0)
+    if check.verdict() == REPRODUCED:
+        return None
+    row = claim_row(claim, learner, m,
+                    f"{hits / max(n_boot, 1):.0%} of {n_boot} subgroup trees of "
+                    f"{claim['feature']} on random training splits split on "
+                    f"{', '.join(sorted(needed))}",
+                    "evaluated when the trees of most training splits form the claim's "
+                    "subgroups", None,
+                    f"the subgroups the claim is about are not a stable feature of the data: "
+                    f"the trees of {claim['feature']} on {hits} of {n_boot} random training "
+                    f"splits split on {', '.join(sorted(needed))}, so whether the run's tree "
+                    f"has them, and the verdict, is the draw of its split")
+    return row | {"verdict": INCONCLUSIVE, "power": "none: the claim's subgroups are unsettled"}
 
 
 @claim_kind("split_points", params={
@@ -261,20 +343,24 @@ def _matches(conditions: dict, match: dict) -> bool:
 @claim_kind("local_importance", params={
     "feature": feature_name(),
     "match": table(value=either(items(text()), choice(REQUIRED, ("above", "below")))),
-    "expect": choice(REQUIRED, ("zero", "smallest")), **Z3})
+    "expect": choice(REQUIRED, ("zero", "smallest")), **Z3, **PREMISE})
 def local_importance(claim: dict, t: Tables) -> list[dict]:
     """Local cs-PFI of ``feature`` in the subgroups matching ``match``. ``expect: zero``: 0 lies
     within the subgroup's 5%-95% permutation range; ``expect: smallest``: its median is the
     smallest over the subgroups by more than z SE (:func:`median_se`). Verdict and power
     (margin + 2 half) per :class:`imlbench.metrics.claims.Check`: ``zero`` the range as
     midpoint +- half-width against 0, ``equal``; ``smallest`` the difference, ``above`` 0
-    (scaled by the largest median over the subgroups). No matching subgroup is exact."""
+    (scaled by the largest median over the subgroups). No matching subgroup is exact. With
+    ``premise``, subgroups that most bootstrap trees do not form give ``inconclusive``
+    (:func:`_unsettled`)."""
     z = claim["z"]
     _, learner, m = _where(claim)
     est = _other(claim, t)
     est = est[est["feature"] == claim["feature"]] if len(est) else est
     if est.empty:
         return [_missing(claim)]
+    if (unsettled := _unsettled(claim, t, [claim["match"]])) is not None:
+        return [unsettled]
     hit = est[[_matches(json.loads(c), claim["match"]) for c in est["conditions"]]]
     groups = "; ".join(f"{r.rule}: {r.value:.0f} [{r.lower:.0f}, {r.upper:.0f}]"
                        for r in est.itertuples())
@@ -354,20 +440,23 @@ def _slopes_per_row(ice: pd.DataFrame, lo: float, hi: float) -> pd.Series:
 
 @claim_kind("pdp_slope", params={
     "feature": feature_name(), **MATCH, "range": items(number(), length=2),
-    "expect": choice(REQUIRED, ("positive", "negative", "zero")), **Z3})
+    "expect": choice(REQUIRED, ("positive", "negative", "zero")), **Z3, **PREMISE})
 def pdp_slope(claim: dict, t: Tables) -> list[dict]:
     """The least-squares slope of the (cs-)PDP of ``feature`` over its grid values in
     ``range``, in every subgroup matching ``match`` (empty: the PDP's one group), as the mean
     of the rows' ICE slopes with SE = sd / sqrt(rows): ``positive``: slope - z SE > 0;
     ``negative``: slope + z SE < 0; ``zero``: |slope| <= z SE; verdict and power (margin + 2
     half) per :class:`imlbench.metrics.claims.Check` over the subgroups. No matching subgroup
-    is exact."""
+    is exact; with ``premise``, subgroups that most bootstrap trees do not form give
+    ``inconclusive`` (:func:`_unsettled`)."""
     z, expect = claim["z"], claim["expect"]
     lo, hi = claim["range"]
     _, learner, m = _where(claim)
     ice, rules = _ice_groups(claim, t, claim["match"])
     if not rules:
         return [_missing(claim)]
+    if (unsettled := _unsettled(claim, t, [claim["match"]])) is not None:
+        return [unsettled]
     if ice.empty:
         return [claim_row(claim, learner, m, f"no subgroup matches {claim['match']} "
                           f"(subgroups: {'; '.join(rules)})", "", False)]
@@ -434,20 +523,24 @@ def pdp_level_gap(claim: dict, t: Tables) -> list[dict]:
 
 @claim_kind("pdp_group_level", params={
     "feature": feature_name(), **MATCH, "than_match": MATCH["match"],
-    "expect": choice(REQUIRED, ("below", "above")), **Z3})
+    "expect": choice(REQUIRED, ("below", "above")), **Z3, **PREMISE})
 def pdp_group_level(claim: dict, t: Tables) -> list[dict]:
     """The mean level of the cs-PDP of ``feature`` in the subgroup matching ``match`` against
     that in the subgroup matching ``than_match``: per row the mean of its ICE values over the
     subgroup's grid; d = mean over the first group's rows - mean over the second's, SE =
     sqrt(s1^2 / n1 + s2^2 / n2) (different rows); ``below``: d + z SE < 0, ``above``: d - z SE
     > 0; verdict and power (2 half) per :class:`imlbench.metrics.claims.Check`, scaled by the
-    second group's level. Not exactly one subgroup per ``match`` is exact."""
+    second group's level. Not exactly one subgroup per ``match`` is exact; with ``premise``,
+    subgroups that most bootstrap trees do not form give ``inconclusive``
+    (:func:`_unsettled`)."""
     z, expect = claim["z"], claim["expect"]
     _, learner, m = _where(claim)
     groups = [_ice_groups(claim, t, claim[k]) for k in ("match", "than_match")]
     rules = groups[0][1]
     if not rules:
         return [_missing(claim)]
+    if (unsettled := _unsettled(claim, t, [claim["match"], claim["than_match"]])) is not None:
+        return [unsettled]
     if any(g.empty or g["rule"].nunique() != 1 for g, _ in groups):
         return [claim_row(claim, learner, m,
                           f"not exactly one subgroup matches each of {claim['match']} and "

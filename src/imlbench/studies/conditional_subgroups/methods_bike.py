@@ -40,7 +40,7 @@ from imlbench.explain.subgroup_tree import (
     fit_subgroup_tree,
     node_depth,
 )
-from imlbench.params import integer, items, number, table, with_defaults
+from imlbench.params import choice, integer, items, number, table, with_defaults
 
 #: the distribution tree's settings (``sampler_params``): those of the subgroups sampler, but
 #: depth 2 by default (the paper's trees of Sect. 10)
@@ -187,20 +187,35 @@ def _cs_pdp_rules(ctx: ExplainContext, params: dict, rng: np.random.Generator) -
 
 
 @method("subgroup_splits", kind="metric",
-        params={**COMMON, "n_boot": integer(0, minimum=0)})
+        params={**COMMON, "n_boot": integer(0, minimum=0),
+                "rows": choice("train", ("train", "all")),
+                "resample": choice("bootstrap", ("bootstrap", "split"))})
 def _subgroup_splits(ctx: ExplainContext, params: dict,
                      rng: np.random.Generator) -> pd.DataFrame:
-    """The splits of each feature's subgroup tree on the training rows (``boot = -1``) and on
-    ``n_boot`` bootstrap resamples of them (``boot = 0..``), whose spread is the sampling
-    uncertainty of the split features and split points. One row per split: node, depth,
-    split feature, threshold (numeric) or left levels (categorical), node size, statistic;
-    a tree without splits has no rows (``n_boot`` gives the count of bootstrap trees)."""
+    """The splits of each feature's subgroup tree on the training rows (``rows: all``: the
+    training and test rows together) (``boot = -1``) and on ``n_boot`` resamples of them
+    (``boot = 0..``): ``bootstrap`` resamples (the sampling uncertainty of the split
+    features and split points), or ``split``: random subsets of the training rows' size
+    drawn without replacement (with ``rows: all``, fresh random training splits: how often
+    the tree of one split has a structure). The trees describe the features' dependence, not
+    a model, so with ``all`` their structure does not depend on the random training split.
+    One row per split: node, depth, split feature, threshold (numeric) or left levels
+    (categorical), node size, statistic; a tree without splits has no rows (``n_boot`` gives
+    the count of resampled trees)."""
     n_boot = params["n_boot"]
     names = _levels(ctx)
+    X = ctx.X
+    if params["rows"] == "all" and ctx.X_test is not None and len(ctx.X_test):
+        X = np.vstack([ctx.X, ctx.X_test])
+
+    def resample() -> np.ndarray:
+        if params["resample"] == "split":
+            return X[rng.choice(len(X), size=len(ctx.X), replace=False)]
+        return X[rng.integers(len(X), size=len(X))]
+
     rows = []
     for j in ctx.features(params):
-        samples = [None] + [ctx.X[rng.integers(len(ctx.X), size=len(ctx.X))]
-                            for _ in range(n_boot)]
+        samples = [X] + [resample() for _ in range(n_boot)]
         for b, Xb in enumerate(samples, start=-1):
             tree = _tree(ctx, params, j, X=Xb)
             for node, s in sorted(tree.splits.items()):

@@ -9,7 +9,11 @@ interval covers when it holds the coverage target E_F[PD(x)] or E_F[PFI], the me
 every ``truth`` run of the (scenario, learner) (separate fresh-data fits, never the
 refits under test). A repetition's coverage is the share of its (feature, grid point)
 intervals that cover, its width the mean full width; the cell's coverage is the mean over
-repetitions, with the standard error over repetitions.
+repetitions. Its standard error adds two parts: the spread over repetitions, and the Monte
+Carlo error of the target, which every repetition shares: half the change of the coverage when
+every target moves by one of its standard errors, up and down (all in the same direction, the
+largest effect of a target error of that size; with 320-400 truth runs in the default profile
+the target's error moves the coverage of a biased interval by several points).
 
 :func:`summarise` is the ``summarise`` of method ``learner_refits``
 (:mod:`.methods_refits`): the summaries job writes its table to the study's
@@ -79,12 +83,18 @@ def interval_halfwidths(var: np.ndarray, c: float) -> np.ndarray:
     return t_halfwidth(var, m, c, ALPHA)
 
 
-def _accumulate(means: np.ndarray, var: np.ndarray, truth: np.ndarray, quantities: np.ndarray,
-                c: float) -> dict[str, dict[str, np.ndarray]]:
-    """Per quantity: per-rep covered share and width for every m (arrays of shape (M-1, reps))."""
+def _accumulate(means: np.ndarray, var: np.ndarray, truth: np.ndarray, truth_se: np.ndarray,
+                quantities: np.ndarray, c: float) -> dict[str, dict[str, np.ndarray]]:
+    """Per quantity: per-rep covered share, the same against the target moved up and down by
+    its standard error, and width, for every m (arrays of shape (M-1, reps))."""
     half = interval_halfwidths(var, c)
-    covered = np.abs(means - truth[None, None, :]) <= half
-    return {q: {"covered": covered[:, :, quantities == q].mean(axis=2),
+
+    def covered(target: np.ndarray) -> np.ndarray:
+        return np.abs(means - target[None, None, :]) <= half
+
+    shares = {"covered": covered(truth), "covered_up": covered(truth + truth_se),
+              "covered_down": covered(truth - truth_se)}
+    return {q: {**{k: v[:, :, quantities == q].mean(axis=2) for k, v in shares.items()},
                 "width": 2 * half[:, :, quantities == q].mean(axis=2)}
             for q in np.unique(quantities)}
 
@@ -97,6 +107,7 @@ def summarise(paths: list[Path]) -> pd.DataFrame:
         frames = [read_parquet(p) for p in sorted(files)]
         target = coverage_target(frames)
         truth = target["truth"].to_numpy()
+        truth_se = np.nan_to_num(target["truth_se"].to_numpy(), nan=0.0)
         quantities = target["quantity"].to_numpy()
         labels = {c: frames[0][c].iloc[0] for c in frames[0].columns if c.startswith("p_")}
         sums: dict[tuple, list[np.ndarray]] = defaultdict(list)
@@ -105,18 +116,22 @@ def summarise(paths: list[Path]) -> pd.DataFrame:
                 means, var = prefix_moments(_cube(part, target))
                 cs = [0.0] + ([nadeau_bengio_c(strategy)] if strategy != "ideal" else [])
                 for c in cs:
-                    for q, res in _accumulate(means, var, truth, quantities, c).items():
+                    for q, res in _accumulate(means, var, truth, truth_se, quantities,
+                                               c).items():
                         sums[(strategy, c > 0, q)].append(res)
         for (strategy, corrected, q), parts in sums.items():
-            covered = np.concatenate([p["covered"] for p in parts], axis=1)
-            width = np.concatenate([p["width"] for p in parts], axis=1)
+            covered, up, down, width = (np.concatenate([p[k] for p in parts], axis=1) for k in
+                                        ("covered", "covered_up", "covered_down", "width"))
             R = covered.shape[1]
             for i in range(covered.shape[0]):
+                se_reps = covered[i].std(ddof=1) / np.sqrt(R) if R > 1 else np.inf
+                se_target = abs(up[i].mean() - down[i].mean()) / 2
                 rows.append({
                     "scenario": scenario, "learner": learner, "method": method, **labels,
                     "strategy": strategy, "corrected": bool(corrected), "m": i + 2,
                     "quantity": q, "coverage": covered[i].mean(),
-                    "coverage_se": covered[i].std(ddof=1) / np.sqrt(R) if R > 1 else np.inf,
+                    "coverage_se": float(np.hypot(se_reps, se_target)),
+                    "coverage_se_target": se_target,
                     "width": width[i].mean(), "reps": R,
                     "truth_fits": int(target.loc[target["quantity"] == q, "truth_fits"].min()),
                 })
