@@ -99,6 +99,22 @@ def _svm(params: dict, random_state: int, threads: int) -> Any:
     return make_pipeline(StandardScaler(), BlockRBFSVR(**{**defaults, **params}))
 
 
+def _svm_e1071(params: dict, random_state: int, threads: int) -> Any:
+    """R's ``e1071::svm`` for regression with its defaults: eps-regression with the RBF kernel,
+    x and y scaled by R's ``scale()`` (mean and sample SD; predictions back in y's units),
+    gamma 1 / (columns), C 1, epsilon 0.1 (in units of y's SD). libsvm fits both, so the
+    predictions agree (``tests/test_r_parity.py``). ``svm`` differs: it scales x by the
+    population SD and leaves y unscaled, so that C and epsilon act in y's units."""
+    from sklearn.compose import TransformedTargetRegressor
+    from sklearn.pipeline import make_pipeline
+
+    from imlbench.learners.kernel_svr import BlockRBFSVR, RScale
+
+    defaults = {"C": 1.0, "epsilon": 0.1, "gamma": "auto"}
+    model = make_pipeline(RScale(), BlockRBFSVR(**{**defaults, **params}))
+    return TransformedTargetRegressor(regressor=model, transformer=RScale())
+
+
 def _knn(params: dict, random_state: int, threads: int) -> Any:
     """k nearest neighbours on standardised inputs.
 
@@ -202,6 +218,8 @@ for _name, _build, _caps, _params in [
     ("gbm", _gbm, _TREES, _estimator_params("xgboost.XGBRegressor", "random_state", "n_jobs",
                                             "tree_method")),
     ("svm", _svm, set(), _estimator_params("imlbench.learners.kernel_svr.BlockRBFSVR")),
+    ("svm_e1071", _svm_e1071, set(),
+     _estimator_params("imlbench.learners.kernel_svr.BlockRBFSVR")),
     ("knn", _knn, set(), _estimator_params("sklearn.neighbors.KNeighborsRegressor", "n_jobs")),
     ("lm", _lm, {"linear"}, _estimator_params("sklearn.linear_model.LinearRegression")),
     ("tree", _tree, _TREES, _estimator_params("sklearn.tree.DecisionTreeRegressor",
