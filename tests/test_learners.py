@@ -80,3 +80,18 @@ def test_refits_of_forests_predict_what_the_forest_predicts(name, params):
 def test_refits_keep_the_forest_for_parameters_the_compact_forest_lacks():
     est = make_learner("rf", {"n_estimators": 5, "max_samples": 0.5}, 0, refit=True)
     assert type(est).__name__ == "RandomForestRegressor"
+
+
+def test_the_sigest_width_is_drawn_with_the_learners_seed():
+    """``gamma: sigest`` fits with kernlab's rule on the rows the SVR sees (x scaled as R's
+    ``scale()``), drawn with the learner's seed: the same seed, the same width."""
+    from imlbench.learners.kernel_svr import RScale, sigest_gamma
+
+    r = np.random.default_rng(5)
+    X, y = r.normal(size=(60, 3)), r.normal(size=60)
+    fits = [make_learner("svm_e1071", {"gamma": "sigest"}, random_state=s).fit(X, y)
+            for s in (4, 4, 5)]
+    widths = [f.regressor_[-1].sigest_ for f in fits]
+    assert widths[0] == widths[1] != widths[2]
+    assert widths[0] == sigest_gamma(RScale().fit_transform(X), np.random.default_rng(4))
+    assert fits[0].regressor_[-1]._gamma == widths[0]

@@ -3,7 +3,7 @@
 R is a test reference only (the workflow never needs it): each test runs ``Rscript`` on data
 written here and compares R's numbers with ours. Where R or the R package is absent the tests
 are skipped, saying so; CI installs both (``.ci/run``: Debian's ``r-base-core`` and
-``r-cran-e1071``).
+``r-cran-e1071``, ``r-cran-kernlab``).
 """
 
 from __future__ import annotations
@@ -70,3 +70,35 @@ def test_svm_e1071_predicts_as_e1071(tmp_path):
     np.testing.assert_allclose(ours, theirs, rtol=0, atol=1e-6)
     other = make_learner("svm", {}, random_state=0).fit(X, y).predict(Xq)
     assert np.abs(other - theirs).max() > 1.0
+
+
+@_needs("kernlab")
+def test_sigest_equals_kernlab_on_the_same_row_pairs(tmp_path):
+    """Our ``sigest`` against ``kernlab::sigest(x, scaled = FALSE)`` on R-scaled rows, given
+    the row pairs kernlab draws: R draws them under a seed (``sample`` twice, as ``sigest``
+    does) and hands them over, so both see the same pairs and must agree to rounding."""
+    from imlbench.learners.kernel_svr import RScale, sigest
+
+    r = np.random.default_rng(11)
+    X = r.normal(size=(101, 4)) * [1, 10, 0.1, 3]
+    np.savetxt(tmp_path / "X.csv", X, delimiter=",", fmt="%.17g")
+    _run_r("""
+        library(kernlab)
+        x <- scale(as.matrix(read.csv("X.csv", header = FALSE)))
+        set.seed(3)
+        s <- sigest(x, scaled = FALSE)
+        set.seed(3)
+        m <- nrow(x); n <- floor(0.5 * m)
+        index <- sample(1:m, n, replace = TRUE)
+        index2 <- sample(1:m, n, replace = TRUE)
+        writeLines(sprintf("%.17g", s), "sigest.txt")
+        write.table(cbind(index, index2), "pairs.txt", row.names = FALSE, col.names = FALSE)
+        writeLines(sprintf("%.17g", mean(s[c(1, 3)])), "sigma.txt")
+    """, tmp_path)
+    pairs = np.loadtxt(tmp_path / "pairs.txt", dtype=int) - 1
+    scaled = RScale().fit_transform(X)
+    ours = sigest(scaled, pairs[:, 0], pairs[:, 1])
+    np.testing.assert_allclose(ours, np.loadtxt(tmp_path / "sigest.txt"), rtol=1e-12)
+    sigma = np.loadtxt(tmp_path / "sigma.txt")
+    assert (ours[0] + ours[2]) / 2 == pytest.approx(float(sigma), rel=1e-12)
+

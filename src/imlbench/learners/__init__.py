@@ -103,15 +103,18 @@ def _svm_e1071(params: dict, random_state: int, threads: int) -> Any:
     """R's ``e1071::svm`` for regression with its defaults: eps-regression with the RBF kernel,
     x and y scaled by R's ``scale()`` (mean and sample SD; predictions back in y's units),
     gamma 1 / (columns), C 1, epsilon 0.1 (in units of y's SD). libsvm fits both, so the
-    predictions agree (``tests/test_r_parity.py``). ``svm`` differs: it scales x by the
-    population SD and leaves y unscaled, so that C and epsilon act in y's units."""
+    predictions agree (``tests/test_r_parity.py``). ``gamma: sigest`` takes kernlab's
+    automatic width instead, as ``kernlab::ksvm`` does (:func:`.kernel_svr.sigest_gamma`,
+    drawn with the learner's seed). ``svm`` differs: it scales x by the population SD and
+    leaves y unscaled, so that C and epsilon act in y's units."""
     from sklearn.compose import TransformedTargetRegressor
     from sklearn.pipeline import make_pipeline
 
-    from imlbench.learners.kernel_svr import BlockRBFSVR, RScale
+    from imlbench.learners.kernel_svr import RScale, SigestRBFSVR
 
     defaults = {"C": 1.0, "epsilon": 0.1, "gamma": "auto"}
-    model = make_pipeline(RScale(), BlockRBFSVR(**{**defaults, **params}))
+    model = make_pipeline(RScale(), SigestRBFSVR(**{**defaults, **params},
+                                                 random_state=random_state))
     return TransformedTargetRegressor(regressor=model, transformer=RScale())
 
 
@@ -219,7 +222,7 @@ for _name, _build, _caps, _params in [
                                             "tree_method")),
     ("svm", _svm, set(), _estimator_params("imlbench.learners.kernel_svr.BlockRBFSVR")),
     ("svm_e1071", _svm_e1071, set(),
-     _estimator_params("imlbench.learners.kernel_svr.BlockRBFSVR")),
+     _estimator_params("imlbench.learners.kernel_svr.SigestRBFSVR", "random_state")),
     ("knn", _knn, set(), _estimator_params("sklearn.neighbors.KNeighborsRegressor", "n_jobs")),
     ("lm", _lm, {"linear"}, _estimator_params("sklearn.linear_model.LinearRegression")),
     ("tree", _tree, _TREES, _estimator_params("sklearn.tree.DecisionTreeRegressor",
