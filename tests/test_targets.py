@@ -157,3 +157,16 @@ def test_a_summarising_function_is_code_of_the_summaries_job_not_of_the_run(stud
         assert targets.summaries_fingerprint(study) != summaries_before
     finally:
         codehash._hash.cache_clear()
+
+
+def test_a_learners_code_is_its_own_family_module():
+    """A run job's fingerprint holds its learners' build modules: each family of learners
+    has its own, so adding or editing one learner (an SVM) does not rerun the jobs of the
+    others (a forest), and the registration table is no learner's code."""
+    from imlbench.learners import LEARNERS
+
+    rf = set(closure([LEARNERS.get("rf").build.__module__]))
+    svm = set(closure([LEARNERS.get("svm_e1071").build.__module__]))
+    assert "imlbench.learners.kernel_svr" in svm
+    assert not rf & {"imlbench.learners", "imlbench.learners.kernel_svr",
+                     "imlbench.learners.svms"}

@@ -66,14 +66,15 @@ def closure(modules: Iterable[str], exclude: Iterable[str] = ()) -> list[str]:
     """``modules`` and every ``imlbench`` module they import, directly or not, sorted; the
     modules of ``exclude`` are not followed (code that is imported but that the job does not
     run, e.g. a method's summarising function, which the summaries job runs)."""
+    skip = set(exclude) - set(modules)
     todo = [m for m in modules if source_file(m) is not None]
-    seen: set[str] = set(exclude) - set(todo)
+    seen: set[str] = set()
     while todo:
         module = todo.pop()
-        if module not in seen:
+        if module not in seen and module not in skip:
             seen.add(module)
             todo += _read(module)[1]
-    return sorted(seen - (set(exclude) - set(modules)))
+    return sorted(seen)
 
 
 def code_hash(modules: Iterable[str], exclude: Iterable[str] = ()) -> str:

@@ -18,6 +18,7 @@ A variable the user set is kept. This module imports nothing of the scientific s
 
 from __future__ import annotations
 
+import os
 import platform
 from pathlib import Path
 
@@ -43,8 +44,6 @@ def kernel_environment(cpuinfo: str | None = None, machine: str | None = None
 def limit_threads(threads: int) -> None:
     """At most ``threads`` threads in every BLAS and OpenMP library loaded now, and (through
     the environment) in those loaded later."""
-    import os
-
     from threadpoolctl import threadpool_limits
 
     for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
