@@ -59,10 +59,20 @@ def _check_message(msg: str, path: Path, key: str, fragments: list[str]) -> None
 
 def test_shipped_config_is_valid(root):
     cfg, studies = check_config(root)
-    assert set(studies) == {STUDY, "conditional_subgroups", "pd_pfi_dgp", "stratpd"}
+    assert set(studies) == {STUDY, "conditional_subgroups", "pd_pfi_dgp", "stratpd", "book_ale"}
     for profile in ("smoke", "paper"):
         _, studies = check_config(root, {**cfg, "profile": profile})
         assert {s.profile for s in studies.values()} == {profile}
+
+
+@pytest.mark.parametrize("coding", ["numeric", "treatment"])
+def test_a_learner_coding_is_valid(root, coding):
+    """``coding`` of ``lm`` (and ``svm_e1071``) takes numeric or treatment (the broken case
+    ``unknown_learner_coding`` is any other value)."""
+    set_at("learners", "lm", "params", value={"coding": coding})(
+        root / "config" / "studies" / f"{STUDY}.yaml")
+    _, studies = check_config(root)
+    assert studies[STUDY].learner_params("lm") == {"coding": coding}
 
 
 @pytest.mark.slow
@@ -182,7 +192,7 @@ def test_check_names_the_study_files_when_the_study_is_unknown(root, capsys, mon
     monkeypatch.setattr(os, "environ", dict(os.environ))
     assert cli_main(["--root", str(root), "check", "--study", "shapley"]) == 2
     err = capsys.readouterr().err
-    assert "allowed: conditional_subgroups, extrapolation, pd_pfi_dgp, stratpd" in err
+    assert "allowed: book_ale, conditional_subgroups, extrapolation, pd_pfi_dgp, stratpd" in err
 
 
 def test_method_parameters_per_profile(root):

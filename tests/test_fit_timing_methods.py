@@ -73,6 +73,32 @@ def test_timing_times_each_feature_and_size_on_nested_subsets():
                               {**params, "sizes": [1000]}, np.random.default_rng(4))
 
 
+def test_timing_times_a_pair_together_and_refits_per_size():
+    """``together`` times one call over both features (a 2-D method's pair); ``refit`` fits
+    the learner again on each size's rows before timing them, so the explained model is the
+    one trained on those rows."""
+    dgp, X, y = _quadratic(600, 7)
+    fitted_sizes = []
+
+    def fit(Xn, yn):
+        fitted_sizes.append(len(Xn))
+        return LinearRegression().fit(Xn, yn).predict
+
+    ctx = ExplainContext(model=LinearRegression().fit(X, y), X=X, y=y,
+                         feature_names=dgp.feature_names, dgp=dgp, fit=fit,
+                         fixed_rng=lambda label: np.random.default_rng(0))
+    params = {"timed": "ale2", "timed_params": {"intervals": {"kind": "quantile", "size": 5}},
+              "sizes": [100, 300], "times": 2, "together": True, "refit": True}
+    out = METHODS.get("timing")(ctx, params, np.random.default_rng(1))
+    assert len(out) == 2 * 2  # one group x sizes x times
+    assert set(out["feature"]) == {"x1"} and set(out["features"]) == {2}
+    assert fitted_sizes == [100, 300]  # one untimed refit per size, smallest first
+    apart = METHODS.get("timing")(ctx, {**params, "timed": "ale", "together": False,
+                                        "refit": False}, np.random.default_rng(1))
+    assert set(apart["feature"]) == {"x1", "x2"} and set(apart["features"]) == {1}
+    assert fitted_sizes == [100, 300]  # no refit without ``refit``
+
+
 def test_stratpd_trials_each_gives_every_bootstrap_curve_and_their_mean():
     dgp, X, y = _quadratic(500, 5, noise=0.5)
     ctx = _ctx(None, X, y, dgp.feature_names, dgp)

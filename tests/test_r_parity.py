@@ -36,6 +36,10 @@ def _needs(package: str) -> pytest.MarkDecorator:
         f"(Debian: apt-get install r-base-core r-cran-{package.lower()})"))
 
 
+NEEDS_R = pytest.mark.skipif(RSCRIPT is None, reason=(
+    "R parity test skipped: Rscript is not installed (Debian: apt-get install r-base-core)"))
+
+
 def _run_r(code: str, tmp_path: Path) -> None:
     script = tmp_path / "parity.R"
     script.write_text(code)
@@ -102,3 +106,194 @@ def test_sigest_equals_kernlab_on_the_same_row_pairs(tmp_path):
     sigma = np.loadtxt(tmp_path / "sigma.txt")
     assert (ours[0] + ours[2]) / 2 == pytest.approx(float(sigma), rel=1e-12)
 
+
+
+# --- categorical features: R's model matrix (coding: treatment) ---------------------------
+
+#: the columns of the mixed design: numeric a, a 4-level factor f, numeric b, a 3-level factor g
+MIXED = ("a", "f", "b", "g")
+
+
+def _factor_data(r: np.random.Generator, n: int, columns: tuple[str, ...]) -> np.ndarray:
+    """Rows of ``columns``: ``f`` codes 0..3, ``g`` codes 0..2 (every level present), others
+    numeric."""
+    out = []
+    for name in columns:
+        if name in ("f", "g"):
+            k = 4 if name == "f" else 3
+            out.append(r.permutation(np.arange(n) % k).astype(float))
+        else:
+            out.append(r.uniform(0, 10, n))
+    return np.column_stack(out)
+
+
+def _factor_response(X: np.ndarray, columns: tuple[str, ...], r: np.random.Generator
+                     ) -> np.ndarray:
+    effects = {"a": lambda v: 30 * np.sin(v), "b": lambda v: 4 * v,
+               "f": lambda v: np.array([0.0, 25, -10, 40])[v.astype(int)],
+               "g": lambda v: np.array([5.0, -20, 15])[v.astype(int)]}
+    return 200 + sum(effects[c](X[:, i]) for i, c in enumerate(columns)) + r.normal(0, 3, len(X))
+
+
+def _write_frame(path: Path, X: np.ndarray, columns: tuple[str, ...],
+                 y: np.ndarray | None = None) -> None:
+    data, header = (X, columns) if y is None else (np.column_stack([X, y]), (*columns, "y"))
+    np.savetxt(path, data, delimiter=",", fmt="%.17g", header=",".join(header), comments="")
+
+
+#: R code reading train.csv and query.csv (if present) with f and g as factors, the query's
+#: with the training levels (as predict's model frame gives them)
+_READ_FACTORS = """
+    d <- read.csv("train.csv")
+    for (v in intersect(c("f", "g"), names(d))) d[[v]] <- factor(d[[v]])
+    if (file.exists("query.csv")) {
+        q <- read.csv("query.csv")
+        for (v in intersect(c("f", "g"), names(q))) q[[v]] <- factor(q[[v]], levels(d[[v]]))
+    }
+    write_matrix <- function(x, file) write.table(format(x, digits = 17), file,
+                                                  row.names = FALSE, col.names = FALSE,
+                                                  quote = FALSE, sep = ",")
+"""
+
+
+def _categorical(columns: tuple[str, ...]) -> list[int]:
+    return [i for i, c in enumerate(columns) if c in ("f", "g")]
+
+
+@NEEDS_R
+def test_lm_treatment_coding_has_the_coefficients_of_r_lm(tmp_path):
+    """``lm`` with ``coding: treatment`` against R's ``coef(lm(y ~ ., data))`` with f (4
+    levels) and g (3 levels) R factors between two numeric columns: the same model matrix
+    (treatment contrasts at each factor's position, the lowest level the reference), so the
+    intercept and the 7 coefficients agree to 1e-8 relative. Our matrix (without the
+    intercept column) is R's ``model.matrix(y ~ ., data)[, -1]`` exactly, and with
+    ``coding: numeric`` (codes as numbers) the fit differs."""
+    from imlbench.learners.model_matrix import ModelMatrix
+
+    r = np.random.default_rng(21)
+    X = _factor_data(r, 90, MIXED)
+    y = _factor_response(X, MIXED, r)
+    _write_frame(tmp_path / "train.csv", X, MIXED, y)
+    _run_r(_READ_FACTORS + """
+        writeLines(sprintf("%.17g", coef(lm(y ~ ., d))), "coef.txt")
+        writeLines(names(coef(lm(y ~ ., d))), "names.txt")
+        write_matrix(model.matrix(y ~ ., d)[, -1], "mm.csv")
+    """, tmp_path)
+    theirs = np.loadtxt(tmp_path / "coef.txt")
+    assert (tmp_path / "names.txt").read_text().split() == [
+        "(Intercept)", "a", "f1", "f2", "f3", "b", "g1", "g2"]
+    model = make_learner("lm", {"coding": "treatment"}, 0, categorical=_categorical(MIXED))
+    model.fit(X, y)
+    ours = np.r_[model[-1].intercept_, model[-1].coef_]
+    np.testing.assert_allclose(ours, theirs, rtol=1e-8)
+    np.testing.assert_array_equal(model[0].transform(X),
+                                  np.loadtxt(tmp_path / "mm.csv", delimiter=","))
+    np.testing.assert_array_equal(ModelMatrix(_categorical(MIXED)).fit_transform(X),
+                                  model[0].transform(X))
+    numeric = make_learner("lm", {}, 0, categorical=_categorical(MIXED)).fit(X, y)
+    assert len(numeric.coef_) == 4
+    assert np.abs(numeric.predict(X) - model.predict(X)).max() > 1.0
+
+
+@_needs("e1071")
+@pytest.mark.parametrize("columns", [MIXED, ("f", "g")], ids=["mixed", "factors_only"])
+def test_svm_e1071_treatment_coding_predicts_as_the_e1071_formula(tmp_path, columns):
+    """``svm_e1071`` with ``coding: treatment`` against ``e1071::svm(y ~ ., data)`` with f
+    and g R factors, predicting new rows to 1e-6 (y in the hundreds). ``svm.formula`` drops
+    the intercept before ``model.matrix``, so the first factor is coded by all 4 levels and g
+    by 2 contrasts; it scales the numeric columns and not the dummies (``fit$scaled``,
+    ``fit$x.scale``: the same columns, centres and SDs as ours), gamma = 1 / 8 model-matrix
+    columns. On factors only, R scales no column and so not y either (``factors_only``)."""
+    from sklearn.base import clone
+
+    from imlbench.learners.model_matrix import ModelMatrix
+
+    r = np.random.default_rng(5)
+    X = _factor_data(r, 100, columns)
+    y = _factor_response(X, columns, r)
+    Xq = _factor_data(r, 30, columns)
+    _write_frame(tmp_path / "train.csv", X, columns, y)
+    _write_frame(tmp_path / "query.csv", Xq, columns)
+    _run_r(_READ_FACTORS + """
+        library(e1071)
+        fit <- svm(y ~ ., d)
+        writeLines(sprintf("%.17g", predict(fit, q)), "pred.txt")
+        writeLines(sprintf("%.17g", fit$gamma), "gamma.txt")
+        writeLines(as.character(as.integer(fit$scaled)), "scaled.txt")
+        writeLines(sprintf("%.17g", c(fit$x.scale[[1]], fit$x.scale[[2]])), "xscale.txt")
+        writeLines(sprintf("%.17g", c(fit$y.scale[[1]], fit$y.scale[[2]])), "yscale.txt")
+        m <- model.frame(y ~ ., d)
+        terms <- attr(m, "terms")
+        attr(terms, "intercept") <- 0
+        write_matrix(model.matrix(terms, m), "mm.csv")
+    """, tmp_path)
+    model = make_learner("svm_e1071", {"coding": "treatment"}, 0,
+                         categorical=_categorical(columns)).fit(X, y)
+    coding, svr = model.regressor_[0], model.regressor_[-1]
+    np.testing.assert_allclose(model.predict(Xq), np.loadtxt(tmp_path / "pred.txt"),
+                               rtol=0, atol=1e-6)
+    mm = np.loadtxt(tmp_path / "mm.csv", delimiter=",")
+    np.testing.assert_array_equal(clone(coding).set_params(scale=False).fit_transform(X), mm)
+    # the e1071 matrix is not lm's: with k - 1 columns for f the predictions would differ
+    assert mm.shape[1] == ModelMatrix(coding.categorical).fit(X).n_columns_ + 1
+    assert svr._gamma == pytest.approx(float(np.loadtxt(tmp_path / "gamma.txt")), rel=1e-15)
+    assert svr._gamma == 1 / mm.shape[1]
+    scaled = np.loadtxt(tmp_path / "scaled.txt", dtype=int).astype(bool)
+    np.testing.assert_array_equal(coding.scaled_, scaled)
+    if scaled.any():
+        x_scale = np.loadtxt(tmp_path / "xscale.txt")
+        np.testing.assert_allclose(np.r_[coding.center_, coding.scale_], x_scale, rtol=1e-13)
+        y_scale = np.loadtxt(tmp_path / "yscale.txt")
+        ours = model.transformer_
+        np.testing.assert_allclose(np.r_[ours.center_, ours.scale_], y_scale, rtol=1e-13)
+    else:  # R scales neither x nor y
+        assert (tmp_path / "yscale.txt").read_text().strip() == ""
+        assert not hasattr(model.transformer_, "scale_")
+
+
+@_needs("kernlab")
+def test_sigest_of_treatment_coding_is_kernlabs_on_its_formula_matrix(tmp_path):
+    """``gamma: sigest`` with ``coding: treatment`` takes kernlab's width on the matrix
+    ``ksvm(y ~ ., data)`` builds: R fits ``ksvm(y ~ ., data, kpar = "automatic")`` under a seed
+    and hands over the row pairs its ``sigest`` draws under that seed; our ``sigest`` on our
+    scaled model matrix (first factor with all its levels, numeric columns scaled by R's
+    ``scale()``, dummies 0/1) and those pairs gives ksvm's sigma to 1e-12, so both see the
+    same matrix. Then ``ksvm(y ~ ., data, kpar = list(sigma = s))`` and ``svm_e1071`` with
+    gamma s fit the same problem (kernlab's eps-svr solver is libsvm's too): their predictions
+    on new rows agree to 1e-6 (1e-13 seen). ``gamma: sigest`` draws its pairs with the
+    learner's seed, on the same matrix."""
+    from imlbench.learners.kernel_svr import sigest, sigest_gamma
+    from imlbench.learners.model_matrix import ModelMatrix
+
+    r = np.random.default_rng(13)
+    X = _factor_data(r, 101, MIXED)
+    y = _factor_response(X, MIXED, r)
+    Xq = _factor_data(r, 30, MIXED)
+    _write_frame(tmp_path / "train.csv", X, MIXED, y)
+    _write_frame(tmp_path / "query.csv", Xq, MIXED)
+    _run_r(_READ_FACTORS + """
+        library(kernlab)
+        set.seed(3)
+        fit <- ksvm(y ~ ., d, kpar = "automatic")
+        sigma <- kpar(kernelf(fit))$sigma
+        set.seed(3)
+        m <- nrow(d); n <- floor(0.5 * m)
+        index <- sample(1:m, n, replace = TRUE)
+        index2 <- sample(1:m, n, replace = TRUE)
+        write.table(cbind(index, index2), "pairs.txt", row.names = FALSE, col.names = FALSE)
+        writeLines(sprintf("%.17g", sigma), "sigma.txt")
+        fixed <- ksvm(y ~ ., d, kpar = list(sigma = sigma))
+        writeLines(sprintf("%.17g", predict(fixed, q)), "pred.txt")
+    """, tmp_path)
+    pairs = np.loadtxt(tmp_path / "pairs.txt", dtype=int) - 1
+    sigma = float(np.loadtxt(tmp_path / "sigma.txt"))
+    Z = ModelMatrix(_categorical(MIXED), intercept=False, scale=True).fit_transform(X)
+    assert Z.shape[1] == 8
+    s = sigest(Z, pairs[:, 0], pairs[:, 1])
+    assert (s[0] + s[2]) / 2 == pytest.approx(sigma, rel=1e-12)
+    ours = make_learner("svm_e1071", {"coding": "treatment", "gamma": sigma}, 0,
+                        categorical=_categorical(MIXED)).fit(X, y).predict(Xq)
+    np.testing.assert_allclose(ours, np.loadtxt(tmp_path / "pred.txt"), rtol=0, atol=1e-6)
+    drawn = make_learner("svm_e1071", {"coding": "treatment", "gamma": "sigest"}, 4,
+                         categorical=_categorical(MIXED)).fit(X, y)
+    assert drawn.regressor_[-1].sigest_ == sigest_gamma(Z, np.random.default_rng(4))

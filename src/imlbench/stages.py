@@ -12,6 +12,7 @@ workflow started (:mod:`imlbench.validate`) and whose package is loaded
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -24,7 +25,7 @@ from imlbench.explain.api import METHODS, ExplainContext
 from imlbench.figures import FIGURES
 from imlbench.figures.inputs import FigureInputs
 from imlbench.io import write_parquet
-from imlbench.learners import fit_quietly, make_learner
+from imlbench.learners import LEARNERS, fit_quietly, make_learner
 from imlbench.metrics.truth_errors import instance_estimand
 from imlbench.seeds import int_seed, rng_for
 from imlbench.truth import TRUTHS
@@ -78,14 +79,53 @@ def feature_columns(df: pd.DataFrame) -> list[str]:
     return [c for c in df.columns if c not in ("rep", "split", TARGET)]
 
 
-def learner_factory(study: Study, learner: str, threads: int, refit: bool = False):
+def categorical_columns(study: Study, learner: str, dgp: DGP,
+                        features: Sequence[str]) -> tuple[int, ...]:
+    """The indices in ``features`` (the columns of X) of the DGP's categorical features
+    (integer codes; none when the DGP declares none), for a learner that codes them
+    (:attr:`imlbench.learners.LearnerSpec.categorical`); none for the others (a real data
+    set's DGP reads its table to name them)."""
+    if not LEARNERS.get(study.learners[learner]["learner"]).categorical:
+        return ()
+    categorical = set(getattr(dgp, "categorical", ()))
+    return tuple(i for i, f in enumerate(features) if f in categorical)
+
+
+def kept_columns(Xn: np.ndarray, X: np.ndarray, columns: Sequence[int]) -> tuple[int, ...]:
+    """``columns`` of ``X`` as columns of ``Xn``, a design made from ``X`` for a refit: the
+    same when ``Xn`` has X's columns; when it has fewer (a feature dropped, as LOCO does),
+    the columns of ``X`` that ``Xn``'s columns copy, in order, are matched by their values
+    (a ValueError when they are not a selection of X's columns)."""
+    if not columns or Xn.shape[1] == X.shape[1]:
+        return tuple(columns)
+    if Xn.shape[0] == X.shape[0] and Xn.shape[1] < X.shape[1]:
+        source, j = [], 0
+        for c in range(Xn.shape[1]):
+            while j < X.shape[1] and not np.array_equal(Xn[:, c], X[:, j], equal_nan=True):
+                j += 1
+            if j == X.shape[1]:
+                break
+            source.append(j)
+            j += 1
+        else:
+            wanted = set(columns)
+            return tuple(c for c, j in enumerate(source) if j in wanted)
+    raise ValueError(f"cannot tell the categorical columns of a refit design of shape "
+                     f"{Xn.shape} made from one of shape {X.shape}")
+
+
+def learner_factory(study: Study, learner: str, threads: int, refit: bool = False,
+                    categorical: Sequence[int] = ()):
     """``build(seed)``: a fresh estimator of the study's learner instance ``learner`` (with
-    ``refit``, the learner's estimator for refits that only predict: see
-    :func:`imlbench.learners.make_learner`)."""
+    ``refit``, the learner's estimator for refits that only predict; ``categorical``, the
+    columns of X holding categorical codes, for the learners that code them: see
+    :func:`imlbench.learners.make_learner`); ``build(seed, columns)`` for a design whose
+    categorical columns are ``columns``."""
     name, params = study.learners[learner]["learner"], study.learner_params(learner)
 
-    def build(seed: int):
-        return make_learner(name, params, seed, threads, refit=refit)
+    def build(seed: int, columns: Sequence[int] | None = None):
+        return make_learner(name, params, seed, threads, refit=refit,
+                            categorical=categorical if columns is None else columns)
 
     return build
 
@@ -94,15 +134,16 @@ def fit_chunk(study: Study, sc: Scenario, chunk: str, base_seed: int, df: pd.Dat
               learner: str, threads: int = 1) -> dict[int, object]:
     """The learner fitted on the training rows of each repetition of the chunk, by rep."""
     features = feature_columns(df)
-    build = learner_factory(study, learner, threads)
     models = {}
     clock = WorkClock()
     for rep in sc.chunk_reps(chunk):
         X, y = split_xy(df[df["rep"] == rep], features, "train")
         seed = int_seed(rng_for(base_seed, study.name, sc.name, learner, rep, "fit"))
-        estimator = build(seed)
+        dgp = realized_dgp(study, sc, rep, base_seed)
+        estimator = learner_factory(study, learner, threads, categorical=categorical_columns(
+            study, learner, dgp, features))(seed)
         if hasattr(estimator, "bind"):  # the truth learner predicts with the DGP's f
-            estimator.bind(realized_dgp(study, sc, rep, base_seed))
+            estimator.bind(dgp)
         with clock:
             models[rep] = fit_quietly(estimator, X, y)
     log.info("%s", clock.record("fit", sc.name, chunk, learner))
@@ -117,7 +158,6 @@ def explain_chunk(study: Study, sc: Scenario, chunk: str, base_seed: int, df: pd
     tagged with the scenario, learner and method (:func:`tag`). ``samplers`` caches the fitted
     samplers of each repetition, shared by every learner of the chunk."""
     features = feature_columns(df)
-    build = learner_factory(study, learner, threads, refit=True)
     specs = {m: METHODS.get(study.methods[m]["method"]) for m in methods}
     results: dict[str, list[pd.DataFrame]] = {m: [] for m in methods}
     clocks = {m: WorkClock() for m in methods}
@@ -126,11 +166,14 @@ def explain_chunk(study: Study, sc: Scenario, chunk: str, base_seed: int, df: pd
         X, y = split_xy(part, features, "train")
         X_test, y_test = split_xy(part, features, "test")
         dgp = realized_dgp(study, sc, rep, base_seed)
+        categorical = categorical_columns(study, learner, dgp, features)
+        build = learner_factory(study, learner, threads, refit=True, categorical=categorical)
         for m in methods:
             refit_rng = rng_for(base_seed, study.name, sc.name, learner, m, rep, "refit")
 
-            def fit(Xn: np.ndarray, yn: np.ndarray, _r=refit_rng, _b=build):
-                return fit_quietly(_b(int_seed(_r)), Xn, yn).predict
+            def fit(Xn: np.ndarray, yn: np.ndarray, _r=refit_rng, _b=build, _X=X,
+                    _c=categorical):
+                return fit_quietly(_b(int_seed(_r), kept_columns(Xn, _X, _c)), Xn, yn).predict
 
             ctx = ExplainContext(
                 model=fitted.get(rep), X=X, y=y, feature_names=features, dgp=dgp, fit=fit,

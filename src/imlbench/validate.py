@@ -42,7 +42,7 @@ from imlbench.explain.api import METHODS
 from imlbench.figures import FIGURES
 from imlbench.learners import LEARNERS, make_learner
 from imlbench.metrics.claims import CLAIMS, claim_params
-from imlbench.params import Param, ParamError, check_all, named_values, with_defaults
+from imlbench.params import Param, ParamError, check, check_all, named_values, with_defaults
 from imlbench.truth import truth_tables
 
 
@@ -342,6 +342,12 @@ class _Checker:
             if unknown:
                 self.fail(f"{key}.params", f"unknown hyperparameter(s) {', '.join(unknown)} of "
                           f"learner {spec['learner']!r}; allowed: {', '.join(allowed) or 'none'}")
+            for pname, declared in LEARNERS.get(spec["learner"]).declared().items():
+                if pname in params:  # the learner's own typed parameters (coding)
+                    try:
+                        check(declared, params[pname], f"{key}.params.{pname}")
+                    except ParamError as err:
+                        self.fail(err.key, err.message)
             try:
                 est = make_learner(spec["learner"], params, random_state=0)
                 final = est.steps[-1][1] if hasattr(est, "steps") else est

@@ -36,11 +36,13 @@ INTERVAL_FIELDS = {
     "kind": choice("quantile", ("quantile", "equidistant", "values")),
     "size": integer(20, minimum=1),
     "values": items(number()),
+    "quantile_type": choice(7, (7, 1)),
 }
 
 
 def ale_edges(x: np.ndarray, spec: Mapping[str, Any]) -> np.ndarray:
-    """Interval edges z_0..z_K of a feature: ``size`` = K intervals at quantiles or equal width.
+    """Interval edges z_0..z_K of a feature: ``size`` = K intervals at quantiles (of R's
+    ``quantile_type`` 7 or 1, :func:`imlbench.explain.grids.make_grid`) or equal width.
 
     ``{"kind": "values", "values": [...]}`` gives the edges themselves. Tied quantiles
     collapse, so quantile intervals can be fewer than requested.
@@ -54,7 +56,8 @@ def ale_edges(x: np.ndarray, spec: Mapping[str, Any]) -> np.ndarray:
             raise ValueError(f"ALE needs at least one interval, got size {k}")
         if len(x) < k:
             raise ValueError(f"ALE with {k} intervals needs at least {k} rows, got {len(x)}")
-        edges = make_grid(x, {"kind": kind, "size": k + 1})
+        edges = make_grid(x, {"kind": kind, "size": k + 1,
+                              "quantile_type": spec.get("quantile_type", 7)})
     if len(edges) < 2:
         raise ValueError("ALE needs at least two distinct interval edges (a constant feature?)")
     return edges
@@ -111,18 +114,16 @@ def ale_first_order(
 
 
 def _fill_empty_cells(mean: np.ndarray, counts: np.ndarray) -> np.ndarray:
-    """Give each empty cell the value of the nearest non-empty cell (index distance; ties go
-    to the first in row-major order)."""
+    """Give each empty cell the value of the nearest non-empty cell (Euclidean distance of the
+    cell indices, by the exact distance transform: linear in the number of cells; ties as
+    :func:`scipy.ndimage.distance_transform_edt` resolves them)."""
+    from scipy.ndimage import distance_transform_edt
+
     empty = counts == 0
     if not empty.any() or empty.all():
         return mean
-    full_idx = np.argwhere(~empty)
-    empty_idx = np.argwhere(empty)
-    d2 = ((empty_idx[:, None, :] - full_idx[None, :, :]) ** 2).sum(axis=2)
-    nearest = full_idx[np.argmin(d2, axis=1)]
-    out = mean.copy()
-    out[empty_idx[:, 0], empty_idx[:, 1]] = mean[nearest[:, 0], nearest[:, 1]]
-    return out
+    rows, cols = distance_transform_edt(empty, return_distances=False, return_indices=True)
+    return mean[rows, cols]
 
 
 def ale_second_order(

@@ -2,10 +2,12 @@
 
 A grid spec is a mapping with ``kind``: ``equidistant`` (``size`` points from the
 data minimum to maximum, or over ``range``), ``quantile`` (``size`` empirical
-quantiles, ends included), ``values`` (the listed ``values``) or ``levels`` (every
-distinct value: the grid of a categorical feature) or ``splits`` (one point per constant
-piece of a tree model's fit in the feature, within ``range``: the split points the caller
-takes from the model, :func:`imlbench.explain.tree_pd.split_grid`). ``within_data: true``
+quantiles, ends included; ``quantile_type`` 7, R's and numpy's default, interpolates between
+the sorted values, 1 takes the sorted values themselves, as iml's ALE intervals do),
+``values`` (the listed ``values``) or ``levels`` (every distinct value: the grid of a
+categorical feature) or ``splits`` (one point per constant piece of a tree model's fit in the
+feature, within ``range``: the split points the caller takes from the model,
+:func:`imlbench.explain.tree_pd.split_grid`). ``within_data: true``
 rejects a grid that leaves the observed range.
 """
 
@@ -28,7 +30,10 @@ GRID_FIELDS = {
     "range": items(number(), length=2),
     "values": items(number()),
     "within_data": flag(False),
+    "quantile_type": choice(7, (7, 1)),
 }
+#: R's quantile types by their numpy names
+QUANTILE_METHODS = {7: "linear", 1: "inverted_cdf"}
 
 
 def make_grid(x: np.ndarray, spec: Mapping[str, Any], name: str = "the feature",
@@ -61,7 +66,9 @@ def _grid(x: np.ndarray, spec: Mapping[str, Any], splits: np.ndarray | None) -> 
         lo, hi = spec.get("range", (float(np.min(x)), float(np.max(x))))
         return np.linspace(lo, hi, int(spec.get("size", 21)))
     if kind == "quantile":
-        return np.unique(np.quantile(x, np.linspace(0.0, 1.0, int(spec.get("size", 21)))))
+        probs = np.linspace(0.0, 1.0, int(spec.get("size", 21)))
+        method = QUANTILE_METHODS[spec.get("quantile_type", 7)]
+        return np.unique(np.quantile(x, probs, method=method))
     if kind == "values":
         return np.asarray(spec["values"], dtype=float)
     if kind == "levels":

@@ -1,11 +1,14 @@
 """Run time of an explanation method against the number of rows.
 
 The method runs on nested random subsets of the training rows (the first n of one random
-order, for every n of ``sizes``), one feature at a time, ``times`` times each; the wall-clock
-time of each call is measured with ``time.perf_counter``. One untimed call on the smallest
-subset comes first, so that one-off costs (imports, caches) are not counted. The numbers are
-only comparable between runs whose job has the cores to itself (the workflow makes such
-scenarios exclusive).
+order, for every n of ``sizes``), one feature (or one group of features explained together,
+such as the pair of a 2-D method) at a time, ``times`` times each; the wall-clock time of each
+call is measured with ``time.perf_counter``. One untimed call on the smallest subset comes
+first, so that one-off costs (imports, caches) are not counted. ``prepare(rows)``, when given,
+runs untimed once per size before its timed calls (e.g. refitting the model on those rows, so
+that the model grows with n as it would when trained on n rows). The numbers are only
+comparable between runs whose job has the cores to itself (the workflow makes such scenarios
+exclusive).
 """
 
 from __future__ import annotations
@@ -19,29 +22,34 @@ import pandas as pd
 #: the columns that hold wall-clock measurements: the only values that differ between two runs
 #: of the same configuration (with the scorecard rows of the claims that read them)
 MEASURED_COLUMNS = ("seconds",)
-#: ``run(rows, feature)`` explains one feature on the given training rows
-Run = Callable[[np.ndarray, int], object]
+#: ``run(rows, group)`` explains one group of features (column indices) on the given rows
+Run = Callable[[np.ndarray, tuple[int, ...]], object]
 
 
-def time_by_size(run: Run, X: np.ndarray, features: Sequence[int], sizes: Sequence[int],
-                 times: int, rng: np.random.Generator) -> pd.DataFrame:
+def time_by_size(run: Run, X: np.ndarray, groups: Sequence[tuple[int, ...]],
+                 sizes: Sequence[int], times: int, rng: np.random.Generator,
+                 prepare: Callable[[np.ndarray], None] | None = None) -> pd.DataFrame:
     """Seconds per call of ``run`` on the first n rows of a random order of the rows of
-    ``X``, per feature, size and repeat (columns feature, n, repeat, seconds, and levels: the
-    feature's distinct values among the n rows); sizes above the row count are left out."""
+    ``X``, per feature group, size and repeat (columns feature: the group's first column,
+    features: its size, n, repeat, seconds, and levels: the distinct values of the group's
+    first column among the n rows); sizes above the row count are left out."""
     n_rows = len(X)
     order = rng.permutation(n_rows)
     sizes = sorted(n for n in set(sizes) if n <= n_rows)
     if not sizes:
         raise ValueError(f"no timing size is at most the {n_rows} training rows")
     rows = []
-    for j in features:
-        run(np.sort(order[: sizes[0]]), j)  # warm-up, not timed
-        for n in sizes:
-            subset = np.sort(order[:n])
+    subsets = {n: np.sort(order[:n]) for n in sizes}
+    for n in sizes:
+        if prepare is not None:
+            prepare(subsets[n])
+        for group in groups:
+            if n == sizes[0]:
+                run(subsets[n], group)  # warm-up, not timed
             for repeat in range(times):
                 start = time.perf_counter()
-                run(subset, j)
-                rows.append({"feature": j, "n": n, "repeat": repeat,
-                             "seconds": time.perf_counter() - start,
-                             "levels": len(np.unique(X[subset, j]))})
+                run(subsets[n], group)
+                rows.append({"feature": group[0], "features": len(group), "n": n,
+                             "repeat": repeat, "seconds": time.perf_counter() - start,
+                             "levels": len(np.unique(X[subsets[n], group[0]]))})
     return pd.DataFrame(rows)

@@ -25,7 +25,15 @@ import pandas as pd
 
 from imlbench.figures import figure
 from imlbench.figures import style as st
-from imlbench.figures.curves import ANCHORS, SHOW, TRUTH_STYLES, draw_curves, draw_truth
+from imlbench.figures.curves import (
+    ANCHORS,
+    SHOW,
+    TRUTH_STYLES,
+    draw_curves,
+    draw_truth,
+    on_common_grid,
+    rep_curves,
+)
 from imlbench.figures.inputs import FigureInputs
 from imlbench.params import choice, items
 
@@ -54,6 +62,20 @@ def _colours(inputs: FigureInputs, series: list[tuple[str, str]]) -> dict[tuple[
         cmap = matplotlib.colormaps["Dark2"]
         colours = {key: cmap(i % 8) for i, key in enumerate(series)}
     return colours
+
+
+def _covered(span: tuple[float, float] | None, curves: list[pd.DataFrame]
+             ) -> tuple[float, float] | None:
+    """``span`` (the truth's grid) narrowed to the x range every one of ``curves`` covers,
+    so that the truth and the estimates are centred over the same x (a truth spanning more
+    than the data would otherwise be centred over x where no estimate is)."""
+    if span is None or not curves:
+        return span
+    lo, hi = span
+    for est in curves:
+        x = on_common_grid(rep_curves(est)).columns.to_numpy(float)
+        lo, hi = max(lo, float(x.min())), min(hi, float(x.max()))
+    return (lo, hi) if lo < hi else span
 
 
 def _label(inputs: FigureInputs, key: tuple[str, str]) -> str:
@@ -89,11 +111,13 @@ def curve_grid(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Path, *
             mine = est[(est["scenario"] == scenario) & (est["feature"] == feature)]
             true = truth[(truth["scenario"] == scenario) & (truth["feature"] == feature)]
             span = (float(true["x"].min()), float(true["x"].max())) if len(true) else None
-            for key in series:
-                curve = mine[(mine["method"] == key[0]) & (mine["learner"] == key[1])]
-                if len(curve):
-                    draw_curves(ax, curve, colour=colours[key], show=show, anchor=anchor,
-                                span=span)
+            curves = {key: mine[(mine["method"] == key[0]) & (mine["learner"] == key[1])]
+                      for key in series}
+            curves = {key: curve for key, curve in curves.items() if len(curve)}
+            span = _covered(span, list(curves.values()))
+            for key, curve in curves.items():
+                draw_curves(ax, curve, colour=colours[key], show=show, anchor=anchor,
+                            span=span)
             drawn |= {e for e in wanted if draw_truth(ax, true, e, anchor=anchor, span=span)}
             ax.set_title(f"{scenario}: {feature}")
             ax.set_xlabel(feature)

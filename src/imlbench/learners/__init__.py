@@ -4,14 +4,16 @@ Threads come from the caller (Snakemake's ``threads:``), never from a hidden def
 Hyperparameters live in the study file; the defaults here mirror the R functions
 the papers used where the paper is silent (``randomForest``, ``nnet``). Each learner
 declares the hyperparameters a study file may set (:attr:`LearnerSpec.params`): those of
-the estimator it builds, less the ones the workflow sets itself (seed, threads).
+the estimator it builds, less the ones the workflow sets itself (seed, threads), and its own
+typed ones (:attr:`LearnerSpec.declared`: ``coding`` of ``lm`` and ``svm_e1071``, how they code
+the categorical features, :mod:`imlbench.learners.model_matrix`).
 """
 
 from __future__ import annotations
 
 import importlib
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,6 +25,7 @@ from imlbench.learners.networks import mlp
 from imlbench.learners.reference import none, truth
 from imlbench.learners.svms import svm, svm_e1071
 from imlbench.learners.trees import cart, tree
+from imlbench.params import Param, choice
 from imlbench.registry import Registry
 
 
@@ -42,6 +45,20 @@ def _fixed(*names: str) -> Callable[[], tuple[str, ...]]:
     return lambda: names
 
 
+def _also(names: Callable[[], tuple[str, ...]], declared: Callable[[], Mapping[str, Param]]
+          ) -> Callable[[], tuple[str, ...]]:
+    """``names`` and the learner's own ``declared`` parameters, sorted."""
+    return lambda: tuple(sorted({*names(), *declared()}))
+
+
+def _coding() -> dict[str, Param]:
+    """``coding`` of the learners that code categorical features as R's model matrix does
+    (:mod:`imlbench.learners.model_matrix`, imported when asked: it imports scikit-learn)."""
+    from imlbench.learners.model_matrix import CODINGS
+
+    return {"coding": choice("numeric", CODINGS)}
+
+
 @dataclass(frozen=True)
 class LearnerSpec:
     """A registered learner: its constructor, what it supports, and the names of the
@@ -53,6 +70,12 @@ class LearnerSpec:
     #: builds the estimator for refits, whose fitted model is only ever asked to predict (e.g.
     #: relearned importance): predictions equal to ``build``'s, at lower cost; None: ``build``
     refit: Callable[..., Any] | None = None
+    #: the typed parameters among ``params`` that the learner reads itself (not its
+    #: estimator's), checked by the validator with their allowed values (a function, as
+    #: ``params``)
+    declared: Callable[[], Mapping[str, Param]] = field(default=dict)
+    #: ``build`` takes the indices of the categorical columns (keyword ``categorical``)
+    categorical: bool = False
 
 
 LEARNERS: Registry[LearnerSpec] = Registry("learner")
@@ -71,9 +94,11 @@ for _name, _build, _caps, _params in [
                                             "tree_method")),
     ("svm", svm, set(), _estimator_params("imlbench.learners.kernel_svr.BlockRBFSVR")),
     ("svm_e1071", svm_e1071, set(),
-     _estimator_params("imlbench.learners.kernel_svr.SigestRBFSVR", "random_state")),
+     _also(_estimator_params("imlbench.learners.kernel_svr.SigestRBFSVR", "random_state"),
+           _coding)),
     ("knn", knn, set(), _estimator_params("sklearn.neighbors.KNeighborsRegressor", "n_jobs")),
-    ("lm", lm, {"linear"}, _estimator_params("sklearn.linear_model.LinearRegression")),
+    ("lm", lm, {"linear"},
+     _also(_estimator_params("sklearn.linear_model.LinearRegression"), _coding)),
     ("tree", tree, _TREES, _estimator_params("sklearn.tree.DecisionTreeRegressor",
                                               "random_state")),
     ("cart", cart, _TREES, _estimator_params("imlbench.learners.compact.RpartTree",
@@ -85,16 +110,22 @@ for _name, _build, _caps, _params in [
     ("truth", truth, {"oracle"}, _fixed()),
     ("none", none, set(), _fixed()),
 ]:
+    _coded = _name in ("lm", "svm_e1071")
     LEARNERS.register(_name)(LearnerSpec(_build, frozenset(_caps), _params,
-                                         _REFITS.get(_name)))
+                                         _REFITS.get(_name), _coding if _coded else dict, _coded))
 
 
 def make_learner(name: str, params: dict, random_state: int, threads: int = 1, *,
-                 refit: bool = False) -> Any:
+                 refit: bool = False, categorical: Sequence[int] = ()) -> Any:
     """A fresh, unfitted estimator of the registered learner ``name``; with ``refit``, the
-    learner's estimator for refits that are only asked to predict (the same predictions)."""
+    learner's estimator for refits that are only asked to predict (the same predictions).
+    ``categorical``: the 0-based columns of X that hold the integer codes of a categorical
+    feature; the learners that take ``coding`` (``lm``, ``svm_e1071``) code them as R's model
+    matrix with ``coding: treatment``, the others ignore them."""
     spec = LEARNERS.get(name)
     build = spec.refit if refit and spec.refit is not None else spec.build
+    if spec.categorical:
+        return build(dict(params), random_state, threads, categorical=tuple(categorical))
     return build(dict(params), random_state, threads)
 
 

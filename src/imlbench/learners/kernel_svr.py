@@ -16,15 +16,19 @@ non-zero squared distances between floor(m / 2) random pairs of rows, drawn with
 exp(-sigma |x - x'|^2), so sigma is libsvm's gamma.
 
 :class:`RScale` is R's ``scale()``: centre by the mean, divide by the sample SD (n - 1); a
-column without spread is only centred (e1071 leaves such a column unscaled). ``e1071::svm``
+column without spread is only centred (e1071 and kernlab instead warn "constant. Cannot scale
+data." and then scale no column at all, neither x nor y). ``e1071::svm``
 with ``scale = TRUE`` (its default) applies it to x and, for regression, to y, so that C = 1
-and epsilon = 0.1 act in units of y's SD; the ``svm_e1071`` learner does the same.
+and epsilon = 0.1 act in units of y's SD; the ``svm_e1071`` learner does the same. With
+``coding: treatment`` the learner fits on R's model matrix instead (:mod:`.model_matrix`):
+numeric columns scaled, dummies not, y scaled when some column is (:class:`RScaledTarget`).
 """
 
 from __future__ import annotations
 
 import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.compose import TransformedTargetRegressor
 from sklearn.svm import SVR
 
 _BLOCK_ROWS = 512  # fastest of 256-4096 on 50,000 rows (cache-sized kernel blocks)
@@ -70,6 +74,27 @@ class RScale(TransformerMixin, BaseEstimator):
 
     def inverse_transform(self, X: np.ndarray) -> np.ndarray:
         return np.asarray(X, dtype=float) * self.scale_ + self.center_
+
+
+class RScaledTarget(TransformedTargetRegressor):
+    """:class:`~sklearn.compose.TransformedTargetRegressor` (y transformed by ``transformer``,
+    an :class:`RScale`) whose y is scaled as ``e1071::svm`` and ``kernlab::ksvm`` scale it for
+    regression: only when they scale some column of x. The regressor is a pipeline whose first
+    step is a :class:`~.model_matrix.ModelMatrix`: with ``scale`` it scales the numeric columns
+    and leaves the dummies 0/1, so on a design of categorical columns only R scales no column,
+    and y is left unscaled too (``svm.default``: ``if (any(scale)) {... y <- scale(y)}``)."""
+
+    def fit(self, X: np.ndarray, y: np.ndarray, **fit_params: object) -> RScaledTarget:
+        coding = self.regressor.steps[0][1]
+        numeric = np.shape(X)[1] > len(set(coding.categorical))
+        if coding.scale and numeric:
+            return super().fit(X, y, **fit_params)
+        transformer = self.transformer
+        self.transformer = None  # the identity
+        try:
+            return super().fit(X, y, **fit_params)
+        finally:
+            self.transformer = transformer
 
 
 def sigest(X: np.ndarray, index: np.ndarray, index2: np.ndarray) -> np.ndarray:

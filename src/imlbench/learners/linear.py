@@ -3,13 +3,34 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 
-def lm(params: dict, random_state: int, threads: int) -> Any:
+def lm(params: dict, random_state: int, threads: int, categorical: Sequence[int] = ()) -> Any:
+    """Least squares (scikit-learn's ``LinearRegression``), as R's ``lm(y ~ ., data)``.
+
+    ``coding`` (:data:`.model_matrix.CODINGS`): ``numeric`` (default) fits on the codes of
+    the ``categorical`` columns as numbers, one coefficient each; ``treatment`` fits on R's
+    model matrix, the columns R factors: each coded by treatment contrasts (the lowest level
+    the reference, one dummy column per other level, at its position), so the intercept and
+    coefficients are R's ``coef(lm(y ~ ., data))``; with ``fit_intercept: false`` the first
+    factor gets all its levels, as ``lm(y ~ . - 1)`` (:mod:`.model_matrix`). The treatment
+    coded learner is a pipeline (model matrix, regression): its coefficients are those of the
+    model-matrix columns. Without categorical columns both codings are the same learner."""
     from sklearn.linear_model import LinearRegression
 
-    return LinearRegression(**params)
+    from imlbench.learners.model_matrix import ModelMatrix, check_coding
+
+    params = dict(params)
+    coding = check_coding(params.pop("coding", "numeric"))
+    model = LinearRegression(**params)
+    if coding == "treatment" and len(categorical):
+        from sklearn.pipeline import make_pipeline
+
+        coding_step = ModelMatrix(tuple(categorical), intercept=model.fit_intercept)
+        return make_pipeline(coding_step, model)
+    return model
 
 
 def ols(params: dict, random_state: int, threads: int) -> Any:

@@ -1,0 +1,237 @@
+"""The book_ale study's own pieces: the run-time data sets, the data methods and the claim
+kinds, each shown to pass on a case that holds and to fail on one that does not."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from imlbench.dgp.effect_examples import AleBookCh6
+from imlbench.explain.api import METHODS, ExplainContext
+from imlbench.metrics.claims import (
+    CLAIMS,
+    INCONCLUSIVE,
+    NO_DATA,
+    NOT_REPRODUCED,
+    REPRODUCED,
+    Tables,
+)
+from imlbench.studies.book_ale.dgp_runtime import RuntimeTable
+from imlbench.truth.effects import ale_book_ch6_second_order
+
+WHERE = {"scenario": "s", "learner": "truth", "method": "m"}
+
+
+def _claim(kind: str, **params) -> dict:
+    where = params.pop("where", WHERE)
+    return {"id": "c", "kind": kind, "figure": "f", "text": "t", "published": "p",
+            "where": where, **params}
+
+
+def _run(kind: str, tables: Tables, **params) -> dict:
+    (row,) = CLAIMS.get(kind)(_claim(kind, **params), tables)
+    return row
+
+
+def _curves(method: str, x: np.ndarray, values: list[np.ndarray], scenario: str = "s",
+            feature: str = "x1") -> pd.DataFrame:
+    return pd.DataFrame([{"scenario": scenario, "learner": "truth", "method": method, "rep": r,
+                          "feature": feature, "x": xi, "value": v}
+                         for r, vals in enumerate(values) for xi, v in zip(x, vals, strict=True)])
+
+
+def _tables(*frames: pd.DataFrame, truths: dict | None = None) -> Tables:
+    return Tables(ranked=pd.DataFrame(), truth={}, other=pd.concat(frames, ignore_index=True),
+                  truths=truths or {})
+
+
+# ---- the run-time data sets
+
+
+def test_runtime_tables_draw_their_column_laws_per_data_set():
+    dgp = RuntimeTable(features=6)
+    assert dgp.feature_names == ["V2", "V3", "V4", "V5", "multi_fact", "V_bin"]
+    a, b = dgp.realize(np.random.default_rng(1)), dgp.realize(np.random.default_rng(2))
+    assert not np.allclose(a.means, b.means) and len(a.means) == 4
+    df = a.sample(25, np.random.default_rng(3))
+    np.testing.assert_array_equal(df["multi_fact"], np.arange(25) % 10)
+    np.testing.assert_array_equal(df["y"], np.arange(25) % 6 + 1)  # 1..p recycled
+    assert set(df["V_bin"]) <= {0.0, 1.0}
+    big = a.sample(20_000, np.random.default_rng(4))
+    np.testing.assert_allclose(big[["V2", "V3", "V4", "V5"]].mean(), a.means, atol=0.5)
+    with pytest.raises(ValueError, match="realized"):
+        dgp.sample(10, np.random.default_rng(0))
+
+
+def test_data_methods_count_rows_and_correlate_columns():
+    x = np.arange(101) / 10  # 4.9 and 5.1 exactly as the range gives them
+    X = np.column_stack([x, x**2])
+    ctx = ExplainContext(model=None, X=X, y=X[:, 0], feature_names=["x1", "x2"], dgp=None,
+                         fit=None, fixed_rng=lambda label: np.random.default_rng(0))
+    rows = METHODS.get("rows_within")(ctx, {"feature": "x1", "range": [4.9, 5.1], "data": "train"},
+                                      np.random.default_rng(0))
+    assert rows["value"].tolist() == [3.0]  # 4.9, 5.0, 5.1: the range is closed
+    r = METHODS.get("pearson")(ctx, {"features": ["x1", "x2"], "data": "train"},
+                               np.random.default_rng(0))
+    assert r["value"].iloc[0] == pytest.approx(np.corrcoef(X.T)[0, 1])
+
+
+# ---- values, steps and errors of curves
+
+
+def test_curve_value_reads_between_points_and_takes_steps():
+    x = np.array([0.0, 1.0, 2.0, 3.0])
+    rng = np.random.default_rng(0)
+    t = _tables(_curves("m", x, [x * 2 + rng.normal(0, 0.01) for _ in range(10)]))
+    assert _run("curve_value", t, feature="x1", at=1.5, value=3.0)["verdict"] == REPRODUCED
+    assert _run("curve_value", t, feature="x1", at=1.5, value=3.5)["verdict"] == NOT_REPRODUCED
+    step = _run("curve_value", t, feature="x1", at=3.0, minus_at=1.0, value=4.0)
+    assert step["verdict"] == REPRODUCED and "change from 1 to 3" in step["reproduced"]
+    outside = _run("curve_value", t, feature="x1", at=5.0, value=0.0)
+    assert outside["verdict"] == NO_DATA and "spanning" in outside["reason"]
+
+
+def test_error_below_compares_curves_between_their_edges_with_the_closed_form():
+    z = np.linspace(0, 10, 101)
+    truth = pd.DataFrame({"estimand": "ale", "feature": "x1", "x": z, "value": (z - 5) ** 3})
+    rng = np.random.default_rng(1)
+    fine, coarse = np.linspace(0, 10, 11), np.linspace(0, 10, 3)
+    frames = [_curves("k10", fine, [(fine - 5) ** 3 + rng.normal(0, 1, 11) for _ in range(8)]),
+              _curves("k2", coarse, [(coarse - 5) ** 3 + rng.normal(0, 1, 3) for _ in range(8)])]
+    t = _tables(*frames, truths={("s", "effects"): truth})
+    ok = _run("error_below", t, feature="x1", range=[0.0, 10.0], than="k2",
+              where={**WHERE, "method": "k10"})
+    assert ok["verdict"] == REPRODUCED
+    bad = _run("error_below", t, feature="x1", range=[0.0, 10.0], than="k10",
+               where={**WHERE, "method": "k2"})
+    assert bad["verdict"] == NOT_REPRODUCED
+
+
+@pytest.mark.parametrize(("sd_at", "sd_than", "verdict"), [
+    (3.0, 1.0, REPRODUCED), (1.0, 1.0, INCONCLUSIVE), (1.0, 3.0, NOT_REPRODUCED)])
+def test_spread_at_above_compares_spreads_over_data_sets(sd_at, sd_than, verdict):
+    rng = np.random.default_rng(2)
+    x = np.array([0.0, 5.0, 10.0])
+    values = [np.array([0.0, rng.normal(0, sd_than), rng.normal(0, sd_at)]) for _ in range(60)]
+    row = _run("spread_at_above", _tables(_curves("m", x, values)), feature="x1", at=10.0,
+               than_at=5.0)
+    assert row["verdict"] == verdict
+
+
+def test_seen_rate_counts_data_sets_whose_curve_has_a_bump():
+    x = np.arange(5.0)
+    bump, flat = np.array([0, 0, 10, 0, 0.0]), np.zeros(5)
+    frames = [_curves("fine", x, [bump] * 9 + [flat]),
+              _curves("coarse", x, [bump] * 2 + [flat] * 8)]
+    t = _tables(*frames)
+    rate = _run("seen_rate", t, feature="x1", threshold=1.0, value=0.9,
+                where={**WHERE, "method": "fine"})
+    assert rate["verdict"] == REPRODUCED and "0.9" in rate["reproduced"]
+    fewer = _run("seen_rate", t, feature="x1", threshold=1.0, than="fine", compare="below",
+                 where={**WHERE, "method": "coarse"})
+    assert fewer["verdict"] == REPRODUCED
+    more = _run("seen_rate", t, feature="x1", threshold=1.0, than="coarse", compare="below",
+                where={**WHERE, "method": "fine"})
+    assert more["verdict"] == NOT_REPRODUCED
+
+
+# ---- surfaces
+
+
+def _surface(values: list[np.ndarray], x: np.ndarray, z: np.ndarray) -> pd.DataFrame:
+    X, Z = np.meshgrid(x, z, indexing="ij")
+    return pd.DataFrame([{"scenario": "s", "learner": "truth", "method": "m", "rep": r,
+                          "x": a, "z": b, "value": v}
+                         for r, vals in enumerate(values)
+                         for a, b, v in zip(X.ravel(), Z.ravel(), vals.ravel(), strict=True)])
+
+
+def test_surface_claims_against_eq_6_13():
+    x, z = np.linspace(0, 0.5, 6), np.linspace(3, 7, 7)
+    d = AleBookCh6("multiplicative", a=0.0, b=0.5, mu=5.0, sd=1.0)
+    X, Z = np.meshgrid(x, z, indexing="ij")
+    theory = ale_book_ch6_second_order(d, X, Z)
+    rng = np.random.default_rng(3)
+    params = {"a": 0.0, "b": 0.5, "mu": 5.0, "sd": 1.0}
+    good = _tables(_surface([theory + rng.normal(0, 0.01, theory.shape) for _ in range(6)], x, z))
+    assert _run("surface_theory", good, **params)["verdict"] == REPRODUCED
+    half = _tables(_surface([theory / 2 + rng.normal(0, 0.01, theory.shape) for _ in range(6)],
+                            x, z))
+    assert _run("surface_theory", half, **params)["verdict"] == NOT_REPRODUCED
+    zero = _tables(_surface([np.zeros_like(theory)] * 3, x, z))
+    assert _run("surface_flat", zero, max=1e-9)["verdict"] == REPRODUCED
+    assert _run("surface_flat", good, max=1e-9)["verdict"] == NOT_REPRODUCED
+    pd_true = _tables(_surface([X * Z * 5.0 * (1 + rng.normal(0, 0.001)) for _ in range(6)],
+                               x, z))
+    assert _run("surface_excess", pd_true, below=4.0, mu=5.0, value=1.0)["verdict"] == REPRODUCED
+    exploded = _tables(_surface([X * Z * 5.0 + 50 * (Z < 4) + rng.normal(0, 0.1, X.shape)
+                                 for _ in range(6)], x, z))
+    assert _run("surface_excess", exploded, below=4.0, mu=5.0, value=1.0,
+                compare="above")["verdict"] == REPRODUCED
+
+
+# ---- run times, orders of levels, ICE curves
+
+
+def _timings(method: str, n: int, ms: float, scenario: str = "s", calls: int = 10,
+             seed: int = 0) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    return pd.DataFrame({"scenario": scenario, "learner": "truth", "method": method, "rep": 0,
+                         "feature": "V2", "n": n, "repeat": range(calls),
+                         "seconds": ms / 1e3 * np.exp(rng.normal(0, 0.02, calls))})
+
+
+def test_time_ratio_against_a_published_ratio_and_its_spread():
+    t = _tables(_timings("m", 100, 10.0), _timings("m", 1000, 50.0, seed=1),
+                _timings("other", 100, 2.0, seed=2), _timings("m", 100, 30.0, "p40", seed=3))
+    grow = _run("time_ratio", t, n=1000, than_n=100, value=5.0, margin=0.05)
+    assert grow["verdict"] == REPRODUCED
+    assert _run("time_ratio", t, n=1000, than_n=100, value=14.0)["verdict"] == NOT_REPRODUCED
+    assert _run("time_ratio", t, n=100, than="other", value=1.0,
+                compare="above")["verdict"] == REPRODUCED
+    wide = _run("time_ratio", t, n=100, than_scenario="p40", value=1 / 3, margin=0.05)
+    assert wide["verdict"] == REPRODUCED
+    missing = _run("time_ratio", t, n=10000, than_n=100, value=24.0)
+    assert missing["verdict"] == NO_DATA and "n = 10000" in missing["reason"]
+
+
+def _levels(method: str, order: list[int], values: list[float], scenario: str = "s",
+            reps: int = 2) -> pd.DataFrame:
+    return pd.DataFrame([{"scenario": scenario, "learner": "truth", "method": method, "rep": r,
+                          "feature": "g", "x": float(o), "value": v}
+                         for r in range(reps) for o, v in zip(order, values, strict=True)])
+
+
+def test_orders_and_level_values_of_categorical_ales():
+    t = _tables(_levels("sim", [2, 0, 1], [-1.0, 0.0, 1.0]),
+                _levels("codes", [0, 1, 2], [0.5, 1.0, -1.5]),
+                _levels("sim", [2, 0, 1], [-1.0, 0.0, 1.0], scenario="r"))
+    where = {**WHERE, "method": "sim"}
+    assert _run("order_differs", t, feature="g", than="codes", where=where)["verdict"] == REPRODUCED
+    assert _run("order_differs", t, feature="g", than_scenario="r",
+                where=where)["verdict"] == NOT_REPRODUCED
+    assert _run("levels_differ", t, feature="g", than="codes", where=where)["verdict"] == REPRODUCED
+    same = _tables(_levels("sim", [2, 0, 1], [-1.0, 0.0, 1.0]),
+                   _levels("codes", [0, 1, 2], [0.0, 1.0, -1.0]))
+    assert _run("levels_differ", same, feature="g", than="codes",
+                where=where)["verdict"] == NOT_REPRODUCED
+
+
+def _ice(curves: np.ndarray, x: np.ndarray, reps: int = 2) -> pd.DataFrame:
+    return pd.DataFrame([{"scenario": "s", "learner": "truth", "method": "m", "rep": r,
+                          "feature": "x1", "row": i, "x": xi, "value": v}
+                         for r in range(reps) for i, c in enumerate(curves)
+                         for xi, v in zip(x, c, strict=True)])
+
+
+def test_ice_claims_count_shapes_and_falling_curves():
+    x = np.linspace(0, 10, 6)
+    up, down = x.copy(), 10 - x
+    t = _tables(_ice(np.array([up, up, down, up + 1]), x))
+    assert _run("distinct_curves", t, feature="x1", value=3)["verdict"] == REPRODUCED
+    assert _run("distinct_curves", t, feature="x1", value=2)["verdict"] == NOT_REPRODUCED
+    assert _run("distinct_curves", t, feature="x1", value=5,
+                compare="at_most")["verdict"] == REPRODUCED
+    share = _run("falling_share", t, feature="x1", range=[2.0, 8.0], value=0.5, compare="below")
+    assert share["verdict"] == REPRODUCED and "0.25" in share["reproduced"]
