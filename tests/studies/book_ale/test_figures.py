@@ -1,0 +1,677 @@
+"""The book_ale study's figures draw from small synthetic inputs laid out as the workflow
+writes them, with the parameters the study file gives them, and their helpers compute the
+numbers the figures show (envelope widths, steps, surfaces, run-time ratios) as documented."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from imlbench import studies
+from imlbench.explain.estimands import truth_frame
+from imlbench.figures import FIGURES
+from imlbench.figures import style as st
+from imlbench.figures.inputs import FigureInputs
+from imlbench.io import write_parquet
+from imlbench.params import check_all
+from imlbench.studies.book_ale.figures import ch5, ch6_munich, ch6_surfaces
+from imlbench.studies.book_ale.figures import ch7_intervals as iv
+
+RNG = np.random.default_rng(11)
+REPS = 3
+Curve = Callable[[np.ndarray], np.ndarray]
+
+
+def _write(table: pd.DataFrame, path: Path) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_parquet(table, path, config_hash="test", seed=0)
+    return path
+
+
+def _edges(x: np.ndarray, k: int, equidistant: bool = False) -> np.ndarray:
+    """The edges of K intervals of x: type-1 quantiles (ties collapse) or equal widths."""
+    if equidistant:
+        return np.linspace(x.min(), x.max(), k + 1)
+    return np.unique(np.quantile(x, np.arange(k + 1) / k, method="inverted_cdf"))
+
+
+class Inputs:
+    """Synthetic Parquet inputs of one figure, written where the workflow puts them."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.paths: dict[str, list[Path]] = {"estimates": [], "truth": [], "data": [],
+                                             "truth_error_reps": []}
+        self.methods: dict[str, list[str]] = {}
+
+    def table(self, scenario: str, learner: str, method: str, role: str, table: pd.DataFrame,
+              **columns: object) -> pd.DataFrame:
+        table = table.assign(scenario=scenario, learner=learner, method=method, **columns)
+        self.paths["estimates"].append(
+            _write(table, self.root / "estimates" / scenario / learner / method / "c0.parquet"))
+        if method not in self.methods.setdefault(role, []):
+            self.methods[role].append(method)
+        return table
+
+    def ale(self, scenario: str, method: str, role: str, data: pd.DataFrame,
+            f: Curve | dict[str, Curve], k: int | None = None, learner: str = "truth",
+            noise: float = 0.05) -> pd.DataFrame:
+        """Each repetition's centred ALE at the edges of K intervals (K and their kind from
+        the method's name, e.g. ale_k<K>[_equal], unless given) of its rows, f plus noise, for
+        every feature of ``f``."""
+        fs = f if isinstance(f, dict) else {"x1": f}
+        k = k or int(re.search(r"\d+", method).group())
+        frames = []
+        for rep, rows in data.groupby("rep"):
+            for feature, g in fs.items():
+                x = _edges(rows[feature].to_numpy(float), k, method.endswith("_equal"))
+                v = g(x) + RNG.normal(0, noise, len(x))
+                frames.append(pd.DataFrame({"rep": rep, "feature": feature, "x": x,
+                                            "value": v - v.mean()}))
+        return self.table(scenario, learner, method, role, pd.concat(frames, ignore_index=True))
+
+    def surface(self, scenario: str, method: str, role: str, data: pd.DataFrame,
+                features: list[str], g: Callable[[np.ndarray, np.ndarray], np.ndarray],
+                quantile: bool) -> None:
+        """Each repetition's 2-D estimate on the product grid of its rows: 21 quantile edges
+        per axis (ale2) or 21 equidistant points from min to max (surface)."""
+        frames = []
+        for rep, rows in data.groupby("rep"):
+            gx, gz = (_edges(v, 20) if quantile else np.linspace(v.min(), v.max(), 21)
+                      for v in (rows[f].to_numpy(float) for f in features))
+            xx, zz = np.meshgrid(gx, gz)
+            value = g(xx, zz) + RNG.normal(0, 0.01, xx.shape)
+            frames.append(pd.DataFrame({"rep": rep, "x": xx.ravel(), "z": zz.ravel(),
+                                        "value": value.ravel()}))
+        self.table(scenario, "truth", method, role, pd.concat(frames, ignore_index=True))
+
+    def truth(self, scenario: str, curves: dict[str, tuple[np.ndarray, Curve]]) -> None:
+        frames = [truth_frame(e, feature, f(x), x=x)
+                  for feature, (x, f) in curves.items() for e in ("pd", "ale", "conditional")]
+        table = pd.concat(frames, ignore_index=True).assign(scenario=scenario)
+        self.paths["truth"].append(
+            _write(table, self.root / "truth" / scenario / "effects.parquet"))
+
+    def data(self, scenario: str, table: pd.DataFrame) -> pd.DataFrame:
+        self.paths["data"].append(_write(table, self.root / "data" / scenario / "c0.parquet"))
+        return table
+
+    def truth_errors(self, table: pd.DataFrame) -> None:
+        self.paths["truth_error_reps"].append(
+            _write(table, self.root / "metrics" / "truth_error_reps.parquet"))
+
+    def inputs(self, name: str, scenarios: list[str]) -> FigureInputs:
+        studies.load(["book_ale"], figures=True)
+        spec = FIGURES.get(f"book_ale.{name}")
+        assert set(self.methods) == set(spec.methods), "the test fills every declared role"
+        # what the study's methods in these roles declare
+        declared = {"ale": "ale", "ale1": "ale", "edges": "ale", "pdp": "pd", "ice": "pd"}
+        return FigureInputs(self.paths, self.methods, scenarios,
+                            estimands={m: declared.get(role) for role, methods
+                                       in self.methods.items() for m in methods})
+
+    def draw(self, name: str, scenarios: list[str], params: dict) -> Path:
+        spec = FIGURES.get(f"book_ale.{name}")
+        inputs = self.inputs(name, scenarios)
+        check_all(spec.params, params, owner=name)  # as the study file's validator does
+        png, pdf = self.root / f"{name}.png", self.root / f"{name}.pdf"
+        spec(inputs, {"title": name, "caption": "test", "params": params}, png, pdf)
+        assert pdf.read_bytes()[:4] == b"%PDF"
+        return png
+
+
+# --- the data of the book's examples -------------------------------------------------------
+
+
+def _rows(reps: int, **columns: np.ndarray) -> pd.DataFrame:
+    """The same training rows in each of ``reps`` repetitions (a table DGP's data)."""
+    frame = pd.concat([pd.DataFrame(columns).assign(rep=rep, split="train")
+                       for rep in range(reps)], ignore_index=True)
+    return frame[["rep", "split", *columns]]
+
+
+def _ch7(n: int, reps: int = REPS, *, normal: bool = False, clip: bool = False) -> pd.DataFrame:
+    """Ch. 7's law: x1 ~ U(0, 10) (or N(10, 3^2)), x2 | x1 ~ U(x1 - 3, x1 + 3), within
+    [0, 10] with ``clip``; y = x1 + x2."""
+    frames = []
+    for rep in range(reps):
+        x1 = RNG.normal(10, 3, n) if normal else RNG.uniform(0, 10, n)
+        lo, hi = x1 - 3, x1 + 3
+        if clip:
+            lo, hi = np.maximum(lo, 0), np.minimum(hi, 10)
+        x2 = RNG.uniform(lo, hi)
+        frames.append(pd.DataFrame({"rep": rep, "split": "train", "x1": x1, "x2": x2,
+                                    "y": x1 + x2}))
+    return pd.concat(frames, ignore_index=True)
+
+
+def _ch6(reps: int = REPS, b: float = 0.5, mu: float = 5.0, sd: float = 1.0) -> pd.DataFrame:
+    """Ch. 6's law: x1 ~ U(0, b), x2 ~ N(mu, sd^2), x3 | x1, x2 ~ N(x2, x1^2); y = x1 x2 x3."""
+    frames = []
+    for rep in range(reps):
+        x1, x2 = RNG.uniform(0, b, 150), RNG.normal(mu, sd, 150)
+        x3 = x2 + x1 * RNG.normal(0, 1, 150)
+        frames.append(pd.DataFrame({"rep": rep, "split": "train", "x1": x1, "x2": x2,
+                                    "x3": x3, "y": x1 * x2 * x3}))
+    return pd.concat(frames, ignore_index=True)
+
+
+def _cubic(x: np.ndarray) -> np.ndarray:
+    return (x - 4) * (x - 5) * (x - 6)
+
+
+def _steps2(x: np.ndarray) -> np.ndarray:
+    return np.where(x < 10 / 3, 2.0, np.where(x <= 20 / 3, 3.0, 1.0))
+
+
+#: per ch. 7 scenario: its rows and the (uncentred) true ALE of x1
+CH7: dict[str, tuple[Callable[[], pd.DataFrame], Curve, np.ndarray]] = {
+    "additive7": (lambda: _ch7(100), _cubic, np.linspace(0, 10, 101)),
+    "mult7": (lambda: _ch7(100),
+              lambda x: 0.5 * x**6 - 6 * x**5 + 25.25 * x**4 - 90 * x**3 + 333 * x**2,
+              np.linspace(0, 10, 101)),
+    "shaky7": (lambda: _ch7(1000, normal=True),
+               lambda x: x * np.sin(10 * x) + np.cos(10 * x) / 10, np.linspace(2.3, 17.7, 101)),
+    "spike7": (lambda: _ch7(100, clip=True), lambda x: 10.0 * ((x >= 4.9) & (x <= 5.1)),
+               np.linspace(0.5, 9.5, 21)),
+    "steps2": (lambda: _ch7(100, clip=True), _steps2, np.linspace(0.5, 9.5, 21)),
+    "steps3": (lambda: _ch7(100, clip=True),
+               lambda x: 0.5 * (x >= 10 / 3) - 1.0 * (x > 20 / 3), np.linspace(0.5, 9.5, 21)),
+}
+
+
+def _scenario7(d: Inputs, scenario: str, methods: list[str], role: str = "ale"
+               ) -> dict[str, pd.DataFrame]:
+    """A ch. 7 scenario's data, truth and the ALE estimates of ``methods``."""
+    draw, f, grid = CH7[scenario]
+    data = d.data(scenario, draw())
+    d.truth(scenario, {"x1": (grid, f), "x2": (grid, lambda x: x**3)})
+    return {m: d.ale(scenario, m, role, data, f) for m in methods}
+
+
+# --- builders: (inputs, figure of the study file) -> scenarios and that figure's params ------
+
+Built = tuple[list[str], dict]
+
+
+def _construction(d: Inputs, figure: str) -> Built:
+    data = d.data("construction", _ch7(30, reps=1))
+    d.ale("construction", "ale_k5", "ale", data, _cubic)
+    if figure == "fig_5_1":
+        return ["construction"], {"features": ["x1", "x2"], "interval": 4}
+    d.truth("construction", {"x1": (np.linspace(0, 10, 101), _cubic)})
+    return ["construction"], {"feature": "x1"}
+
+
+def _ex1b_ale2(d: Inputs, figure: str) -> Built:
+    data = d.data("ex1b", _ch6())
+    d.surface("ex1b", "ale2_x1x2", "ale2", data, ["x1", "x2"],
+              lambda x, z: 0.5 * (x - 0.25) * (z**2 - 26), quantile=True)
+    if figure == "fig_6_7":
+        return ["ex1b"], {"features": ["x1", "x2"], "thin": 4, "cell": [4, 3]}
+    return ["ex1b"], {"features": ["x1", "x2"], "a": 0.0, "b": 0.5, "mu": 5.0, "sd": 1.0}
+
+
+SURFACES = {
+    "fig_6_9": ("ex2", ["x2", "x3"], {"panels": [{"show": "pdp"}, {"show": "ale2"}]}),
+    "fig_6_10": ("ex2", ["x2", "x3"], {"panels": [{"show": "ale_mains"},
+                                                  {"show": "ale_mains", "points": True}]}),
+    "fig_6_12": ("modified", ["x1", "x2"], {
+        "panels": [{"show": "pdp", "points": True}, {"show": "ale_mains", "points": True}],
+        "scale": "own"}),
+}
+
+
+#: per scenario: its rows, the 2-D PDP, the pure 2-D ALE and the 1-D ALEs
+SURFACE_LAWS = {
+    "ex2": (lambda: _ch6(b=2.0, mu=2.0, sd=0.5), lambda x, z: x - z, lambda x, z: 0.0 * x,
+            {"x1": lambda x: x, "x2": lambda x: x, "x3": lambda x: -x}),
+    "modified": (_ch6, lambda x, z: np.where(z < 4, 300.0, x * z * z),
+                 lambda x, z: 0.5 * (x - 0.25) * (z**2 - 26),
+                 {"x1": lambda x: 25 * x, "x2": lambda x: 0.25 * x**2, "x3": lambda x: 0.25 * x}),
+}
+
+
+def _surfaces(d: Inputs, figure: str) -> Built:
+    scenario, features, params = SURFACES[figure]
+    rows, pdp2, ale2, mains = SURFACE_LAWS[scenario]
+    pair = "".join(features)
+    data = d.data(scenario, rows())
+    d.surface(scenario, f"pdp2_{pair}", "pdp2", data, features, pdp2, quantile=False)
+    d.surface(scenario, f"ale2_{pair}", "ale2", data, features, ale2, quantile=True)
+    d.ale(scenario, "ale20", "ale1", data, mains)
+    return [scenario], {"features": features, **params}
+
+
+#: the runs of each timing method: scenario -> sizes (as the default profile runs them)
+TIMED = {"t_ale20": {"runtimep5": [100, 1000], "runtime_features20": [100],
+                     "runtime_features40": [100]},
+         "t_ale100": {"runtimep5": [100]}, "t_pdp100": {"runtimep5": [100]}}
+TIMED["t_pdp20"] = TIMED["t_ale20"]
+RUNTIME_ROWS = {
+    "fig_6_13": [
+        {"label": "ALE, 5 features, 20 intervals", "method": "t_ale20", "scenario": "runtimep5",
+         "n": 100, "book_ms": 27.93897},
+        {"label": "ALE, 5 features, 100 intervals", "method": "t_ale100",
+         "scenario": "runtimep5", "n": 100, "book_ms": 26.49333},
+        {"label": "ALE, 20 features, 20 intervals", "method": "t_ale20",
+         "scenario": "runtime_features20", "n": 100, "book_ms": 30.28864},
+        {"label": "ALE, 40 features, 20 intervals", "method": "t_ale20",
+         "scenario": "runtime_features40", "n": 100, "book_ms": 32.28661},
+        {"label": "PDP, 5 features, grid 20", "method": "t_pdp20", "scenario": "runtimep5",
+         "n": 100, "book_ms": 34.82019},
+        {"label": "PDP, 5 features, grid 100", "method": "t_pdp100", "scenario": "runtimep5",
+         "n": 100, "book_ms": 180.45355},
+        {"label": "PDP, 20 features, grid 20", "method": "t_pdp20",
+         "scenario": "runtime_features20", "n": 100, "book_ms": 50.44029},
+        {"label": "PDP, 40 features, grid 20", "method": "t_pdp20",
+         "scenario": "runtime_features40", "n": 100, "book_ms": 64.69805}],
+    "fig_6_14": [
+        {"label": "ALE, n = 100", "method": "t_ale20", "scenario": "runtimep5", "n": 100,
+         "book_ms": 25.60247},
+        {"label": "ALE, n = 1,000", "method": "t_ale20", "scenario": "runtimep5", "n": 1000,
+         "book_ms": 58.56108},
+        {"label": "ALE, n = 10,000", "method": "t_ale20", "scenario": "runtimep5",
+         "n": 10000, "book_ms": 608.06454},
+        {"label": "PDP, n = 100", "method": "t_pdp20", "scenario": "runtimep5", "n": 100,
+         "book_ms": 37.87758},
+        {"label": "PDP, n = 1,000", "method": "t_pdp20", "scenario": "runtimep5", "n": 1000,
+         "book_ms": 535.51957},
+        {"label": "PDP, n = 10,000", "method": "t_pdp20", "scenario": "runtimep5",
+         "n": 10000, "book_ms": 7818.31926}],
+}
+
+
+def _timing(d: Inputs, scenario: str, method: str, seconds: dict[int, list[float]],
+            feature: str = "V2") -> None:
+    """A timing estimate: one line per call (n, repeat, seconds)."""
+    table = pd.DataFrame([{"rep": 0, "feature": feature, "features": 1, "n": n, "repeat": i,
+                           "seconds": s, "levels": n} for n, calls in seconds.items()
+                          for i, s in enumerate(calls)])
+    d.table(scenario, "svm_runtime", method, "timings", table)
+
+
+def _runtime(d: Inputs, figure: str) -> Built:
+    rows = RUNTIME_ROWS[figure]
+    scenarios = list(dict.fromkeys(r["scenario"] for r in rows))
+    for method in dict.fromkeys(r["method"] for r in rows):
+        for scenario, sizes in TIMED[method].items():
+            if scenario in scenarios:
+                cost = (2e-3 if "pdp" in method else 1e-3) * (5 if "100" in method else 1)
+                _timing(d, scenario, method, {n: list(cost * n / 100 * RNG.uniform(0.9, 1.1, 5))
+                                              for n in sizes})
+    return scenarios, {"stat": "mean", "rows": rows}
+
+
+def _area_rows(reps: int = REPS) -> pd.DataFrame:
+    """The substitute's houses, the same rows in every repetition (a table DGP)."""
+    area = RNG.uniform(334, 5642, 80)
+    rooms = np.clip(np.round((area - 334) / 400 + RNG.normal(0, 2, 80)), 0, 13)
+    return _rows(reps, Gr_Liv_Area=area, TotRms_AbvGrd=rooms,
+                 Year_Built=RNG.integers(1872, 2011, 80) * 1.0,
+                 Neighborhood=RNG.integers(0, 28, 80) * 1.0,
+                 y=60 * area + 5000 * rooms + RNG.normal(0, 2e4, 80))
+
+
+def _correlations(d: Inputs, figure: str) -> Built:
+    d.data("area", _area_rows())
+    return ["area"], {"columns": ["y", "Gr_Liv_Area", "TotRms_AbvGrd", "Year_Built",
+                                  "Neighborhood"],
+                      "rename": {"y": "Sale_Price", "Neighborhood": "Neighborhood (code)"},
+                      "highlight": ["Gr_Liv_Area", "TotRms_AbvGrd"]}
+
+
+def _price(area: np.ndarray) -> np.ndarray:
+    return 80 * area - 0.004 * area**2
+
+
+def _munich(d: Inputs, figure: str) -> Built:
+    data = d.data("munich", _area_rows().drop(columns=["Year_Built", "Neighborhood"]))
+    f = _price
+    d.ale("munich", "ale_area15", "ale", data, {"Gr_Liv_Area": f}, learner="rf_munich",
+          noise=500.0)
+    pdp, ice = [], []
+    for rep, rows in data.groupby("rep"):
+        area = rows["Gr_Liv_Area"].to_numpy(float)
+        grid = np.linspace(area.min(), area.max(), 20)
+        shift = RNG.normal(0, 1000)
+        pdp.append(pd.DataFrame({"rep": rep, "feature": "Gr_Liv_Area", "x": grid,
+                                 "value": f(grid) + shift}))
+        for row, rooms in enumerate(rows["TotRms_AbvGrd"]):  # one curve per room count
+            ice.append(pd.DataFrame({"rep": rep, "feature": "Gr_Liv_Area", "row": row,
+                                     "x": grid, "value": f(grid) + shift + 3000 * rooms}))
+    d.table("munich", "rf_munich", "pdp_area", "pdp", pd.concat(pdp, ignore_index=True))
+    d.table("munich", "rf_munich", "ice_area", "ice", pd.concat(ice, ignore_index=True))
+    if figure == "fig_6_20":
+        return ["munich"], {"m2": 0.09290304}
+    return ["munich"], {"ice": True, "x_range": [2000, 5700], "m2": 0.09290304,
+                        "group_levels": [str(r) for r in range(2, 16)]}
+
+
+NEIGHBOURHOODS = [
+    "Blmngtn", "Blueste", "BrDale", "BrkSide", "ClearCr", "CollgCr", "Crawfor", "Edwards",
+    "Gilbert", "GrnHill", "Greens", "IDOTRR", "Landmrk", "MeadowV", "Mitchel", "NAmes",
+    "NPkVill", "NoRidge", "NridgHt", "NWAmes", "OldTown", "Sawyer", "SawyerW", "Somerst",
+    "SWISU", "StoneBr", "Timber", "Veenker"]
+
+
+def _categorical(d: Inputs, figure: str) -> Built:
+    scenarios = ["area", "arearestricted"] if figure == "fig_7_19" else ["area"]
+    methods = ["ale_district", "ale_district_codes"] if figure == "fig_7_20" else [
+        "ale_district"]
+    for scenario in scenarios:
+        for method in methods:
+            order = np.arange(28.0) if method.endswith("codes") else RNG.permutation(28) * 1.0
+            frames = []
+            for rep in range(REPS):
+                value = np.cumsum(RNG.normal(0, 2e4, 28))
+                frames.append(pd.DataFrame({"rep": rep, "feature": "Neighborhood", "x": order,
+                                            "value": value - value.mean()}))
+            d.table(scenario, "ksvm", method, "ale", pd.concat(frames, ignore_index=True))
+    titles = {"fig_7_19": ["full model (all four features), its similarity order",
+                           "restricted model (Year_Built and Neighborhood), its similarity order"],
+              "fig_7_20": ["full model, similarity order", "full model, order of the level codes"]}
+    return scenarios, {"feature": "Neighborhood", "levels": NEIGHBOURHOODS,
+                       "titles": titles[figure],
+                       "ylabel": "ALE of Neighborhood (sale price, dollars)"}
+
+
+def _scatter(d: Inputs, figure: str) -> Built:
+    scenario = "additive7" if figure == "fig_7_1" else "shaky7"
+    d.data(scenario, CH7[scenario][0]())
+    return [scenario], {"band": 3} if figure == "fig_7_1" else {"band": 3, "histogram": True}
+
+
+STEPK = {"curves": ["reps", "mean", "first"], "truth": "steps",
+         "names": {"steps2": "function 2", "steps3": "function 3"},
+         "steps": {"steps2": [[0, 3.333333, 2], [3.333333, 6.666667, 3], [6.666667, 10, 1]],
+                   "steps3": [[3.333333, 6.666667, 0.5], [6.666667, 10, -0.5]]}}
+K_PANELS = {
+    "fig_7_2": (["additive7"], ["ale_k2", "ale_k3", "ale_k5", "ale_k10"], {}),
+    "fig_7_4": (["mult7"], ["ale_k10", "ale_k25"], {
+        "curves": ["reps", "mean", "first"], "zoom": {"xlim": [6, 9], "ylim": [-10000, 40000]}}),
+    "fig_7_8": (["shaky7"], ["ale_k20", "ale_k100", "ale_k1000", "ale_k100_equal"], {
+        "xlim": [0, 20], "ncols": 2, "truth_points": True,
+        "labels": ["K = 20", "K = 100", "K = 1000", "K = 100 equidistant (beyond the book)"]}),
+    "fig_7_11": (["spike7"], ["ale_k20", "ale_k30", "ale_k50", "ale_k100"], {
+        "curves": ["reps", "mean", "first"], "truth": "steps",
+        "steps": {"spike7": [[4.9, 5.1, 10]]}, "ylim": [-10, 10],
+        "zoom": {"xlim": [4, 6], "ylim": [-2, 11]}}),
+    "fig_7_14": (["steps2", "steps3"], ["ale_k5", "ale_k10"], STEPK),
+}
+
+
+def _k_panels(d: Inputs, figure: str) -> Built:
+    scenarios, methods, params = K_PANELS[figure]
+    for scenario in scenarios:
+        _scenario7(d, scenario, methods)
+    return scenarios, params
+
+
+def _envelope(d: Inputs, figure: str) -> Built:
+    if figure == "fig_7_5":
+        _scenario7(d, "mult7", ["ale_k10"])
+        return ["mult7"], {"marks": [2.5, 5, 7.5, 9, 9.5], "ylim": [-15000, 100000]}
+    _scenario7(d, "mult7", ["ale_k10", "ale_k25", "ale_k50"])
+    return ["mult7"], {}
+
+
+K_ERROR_METHODS = ["ale_k2", "ale_k3", "ale_k5", "ale_k10", "ale_k20", "ale_k25", "ale_k50",
+                   "ale_k100", "ale_k1000", "ale_k100_equal"]
+
+
+def _k_error(d: Inputs, figure: str) -> Built:
+    d.methods["ale"] = list(K_ERROR_METHODS)  # the role's order is the study file's
+    errors = []
+    for scenario, methods in (("additive7", ["ale_k2", "ale_k3", "ale_k5", "ale_k10"]),
+                              ("mult7", ["ale_k2", "ale_k5", "ale_k10", "ale_k25", "ale_k50",
+                                         "ale_k100"]),
+                              ("shaky7", ["ale_k20", "ale_k100", "ale_k1000",
+                                          "ale_k100_equal"])):
+        f = CH7[scenario][1]
+        for est in _scenario7(d, scenario, methods).values():
+            for anchor in ("none", "mean"):
+                truth = f(est["x"].to_numpy(float))
+                errors.append(est.assign(estimand="ale", anchor=anchor, estimate=est["value"],
+                                         truth=truth, truth_se=0.0,
+                                         error=est["value"] - truth + truth.mean())
+                              .drop(columns="value"))
+    d.truth_errors(pd.concat(errors, ignore_index=True))
+    k = {m: int(m.split("_k")[1].split("_")[0]) for m in K_ERROR_METHODS}
+    return ["additive7", "mult7", "shaky7"], {"k": k, "equidistant": ["ale_k100_equal"],
+                                              "points": ["edges", "grid"]}
+
+
+F3 = [[3.333333, 6.666667, 3.333333, 6.666667, 3], [0, 3.333333, 0, 3.333333, 2],
+      [0, 3.333333, 6.666667, 10, 2], [6.666667, 10, 0, 3.333333, 1],
+      [6.666667, 10, 6.666667, 10, 1]]
+
+
+def _step_sketch(d: Inputs, figure: str) -> Built:
+    if figure == "fig_7_10":
+        _scenario7(d, "spike7", ["ale_k20", "ale_k50"], role="edges")
+        return ["spike7"], {"regions": [[4.9, 5.1, 0, 10, 10]], "window": [3.5, 6.5]}
+    _scenario7(d, "steps3", ["ale_k5"], role="edges")
+    return ["steps3"], {"strips": False, "regions": F3}
+
+
+def _step_points(d: Inputs, figure: str) -> Built:
+    _scenario7(d, "steps3", ["ale_k20" if figure == "fig_7_16" else "ale_k50"])
+    return ["steps3"], {"steps": [3.333333, 6.666667], "bands": [3.333333, 6.666667],
+                        "margin": 2, "regions": F3}
+
+
+BUILDERS: dict[str, Callable[[Inputs, str], Built]] = {
+    "ale_intuition": _construction, "ale_construction": _construction,
+    "second_order_cells": _ex1b_ale2, "ale2_theory": _ex1b_ale2,
+    "surface_compare": _surfaces, "runtime_table": _runtime,
+    "correlation_matrix": _correlations, "area_effects": _munich,
+    "categorical_bars": _categorical, "scatter": _scatter, "k_panels": _k_panels,
+    "envelope": _envelope, "envelope_width": _envelope, "k_error": _k_error,
+    "step_sketch": _step_sketch, "step_points": _step_points,
+}
+#: the study file's figures drawn, each by its function (several where the params differ)
+CASES = {
+    "fig_5_1": "ale_intuition", "fig_5_2": "ale_construction",
+    "fig_6_7": "second_order_cells", "fig_6_8": "ale2_theory",
+    "fig_6_9": "surface_compare", "fig_6_10": "surface_compare", "fig_6_12": "surface_compare",
+    "fig_6_13": "runtime_table", "fig_6_14": "runtime_table",
+    "fig_6_19": "correlation_matrix", "fig_6_20": "area_effects", "fig_6_22": "area_effects",
+    "fig_7_1": "scatter", "fig_7_7": "scatter",
+    "fig_7_2": "k_panels", "fig_7_4": "k_panels", "fig_7_8": "k_panels",
+    "fig_7_11": "k_panels", "fig_7_14": "k_panels",
+    "fig_7_5": "envelope", "fig_7_6": "envelope_width",
+    "fig_7_10": "step_sketch", "fig_7_13": "step_sketch", "fig_7_16": "step_points",
+    "fig_7_19": "categorical_bars", "fig_7_20": "categorical_bars",
+    "fig_ale_k_error": "k_error",
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("figure", list(CASES))
+def test_figure_draws(tmp_path, figure):
+    name = CASES[figure]
+    inputs = Inputs(tmp_path)
+    scenarios, params = BUILDERS[name](inputs, figure)
+    png = inputs.draw(name, scenarios, params)
+    assert png.read_bytes()[:4] == b"\x89PNG" and png.stat().st_size > 10_000
+
+
+def test_every_figure_is_tested():
+    studies.load(["book_ale"], figures=True)
+    registered = {n.split(".", 1)[1] for n in FIGURES.names() if n.startswith("book_ale.")}
+    assert registered == set(BUILDERS) == set(CASES.values())
+
+
+# --- helpers -------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def drawn(monkeypatch):
+    """The figures drawn, kept open instead of saved (their text is what a reader sees)."""
+    import matplotlib.pyplot as plt
+
+    figures = []
+    monkeypatch.setattr(st, "save", lambda fig, *_: figures.append(fig))
+    yield figures
+    for fig in figures:
+        plt.close(fig)
+
+
+def test_envelope_is_the_range_over_the_repetitions_covering_x():
+    """Curves centred over the span all cover (2 to 8): y = x and 2x become x - 5 and 2x - 10,
+    the constant 4 on [2, 8] becomes 0 there; the band runs from the least to the greatest
+    at each x where the curve covers it."""
+    lines = {0: (np.array([0.0, 10.0]), np.array([0.0, 10.0])),
+             1: (np.array([0.0, 10.0]), np.array([0.0, 20.0])),
+             2: (np.array([2.0, 8.0]), np.array([4.0, 4.0]))}
+    at, low, high, span = iv.envelope(lines, None, [0.0, 10.0, 1.0])
+    assert span == (2.0, 8.0)
+    np.testing.assert_allclose(at, np.arange(11.0))
+    np.testing.assert_allclose(high - low, [5, 4, 6, 4, 2, 0, 2, 4, 6, 4, 5], atol=1e-12)
+    np.testing.assert_allclose(low[[0, 3, 9]], [-10, -4, 4], atol=1e-12)
+
+
+def test_envelope_is_centred_within_the_truths_grid():
+    """With a truth on [4, 6] the curves are centred over [4, 6]: y = x by 5, y = 2x by 10."""
+    lines = {0: (np.array([0.0, 10.0]), np.array([0.0, 10.0])),
+             1: (np.array([0.0, 10.0]), np.array([0.0, 20.0]))}
+    truth = (np.array([4.0, 6.0]), np.array([0.0, 0.0]))
+    at, low, high, span = iv.envelope(lines, truth, [0.0, 10.0, 5.0])
+    assert span == (4.0, 6.0)
+    np.testing.assert_allclose(low, [-10, 0, 5])
+    np.testing.assert_allclose(high, [-5, 0, 10])
+
+
+def test_integral_mean_and_step_function():
+    """The mean of a piecewise-linear curve is its integral over the span; a step function is
+    centred by its exact mean."""
+    x, y = np.array([0.0, 1.0, 3.0]), np.array([0.0, 2.0, 2.0])
+    assert iv.integral_mean(x, y, 0.0, 3.0) == pytest.approx(5 / 3)
+    assert iv.integral_mean(x, y, 0.5, 2.0) == pytest.approx(2.75 / 1.5)
+    sx, sy = iv.step_function([[4.9, 5.1, 10.0]], 0.0, 10.0, (0.0, 10.0))
+    np.testing.assert_allclose(sx, [0, 4.9, 4.9, 5.1, 5.1, 10])
+    np.testing.assert_allclose(sy, np.array([0, 0, 10, 10, 0, 0]) - 0.2)
+
+
+def test_k_counts_distinct_edges():
+    """K is the edges less one; tied quantiles collapse, the most common count wins."""
+    est = pd.DataFrame({"rep": [0] * 6 + [1] * 6 + [2] * 5,
+                        "x": [0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 0, 1, 1, 2, 3.0]})
+    assert iv.k_of(est) == 5
+
+
+def test_grid_errors_centre_both_curves_over_their_shared_range():
+    """An estimate off its truth by a constant has no error; one rising 2 per unit to 10 at
+    x = 5 and flat after (mean 7.5 over [0, 10]) against the truth x (mean 5) differs at
+    x = 0, ..., 10 by est - x - 2.5, whose squares sum to 28.75."""
+    tx = np.linspace(0, 10, 11)
+    truth = truth_frame("ale", "x1", tx + 7, x=tx).assign(scenario="s")
+    est = pd.DataFrame({"scenario": "s", "method": "m", "feature": "x1",
+                        "rep": [0, 0, 0, 1, 1, 1], "x": [0.0, 5, 10] * 2,
+                        "value": [0.0, 5, 10, 0, 10, 10]})
+    rms = iv.grid_errors(est, truth, "x1").set_index("rep")["rms"]
+    assert rms[0] == pytest.approx(0.0, abs=1e-12)
+    assert rms[1] == pytest.approx(np.sqrt(28.75 / 11))
+
+
+def test_intervals_hold_their_upper_edge():
+    """Interval k is ]z_{k-1}, z_k], the lowest edge in interval 1 (Figs. 5.1, 5.2 count
+    rows so); every 4th edge keeps the last one (Fig. 6.7)."""
+    edges = np.array([0.0, 2.0, 5.0, 9.0])
+    x = np.array([0.0, 1.0, 2.0, 2.5, 5.0, 9.0])
+    np.testing.assert_array_equal(ch5.interval_of(x, edges), [1, 1, 1, 2, 2, 3])
+    np.testing.assert_array_equal(ch5._thinned(np.arange(21.0), 4), [0, 4, 8, 12, 16, 20])
+    np.testing.assert_array_equal(ch5._thinned(np.arange(22.0), 4), [0, 4, 8, 12, 16, 20, 21])
+
+
+def test_surface_plus_main_effects():
+    """Each repetition's 2-D ALE plus its own 1-D ALEs, interpolated at the grid points:
+    10 z + x plus ALE(a) = -1, 1 at x = 0, 1 and ALE(b) = 2 z."""
+    x, z = np.array([0.0, 1.0]), np.array([0.0, 1.0, 2.0])
+    values = 10 * z[:, None] + x[None, :]
+    est1 = pd.DataFrame({"rep": [0, 0, 0, 0, 1, 1, 1, 1], "feature": ["a", "a", "b", "b"] * 2,
+                         "x": [0.0, 1, 0, 2] * 2, "value": [-1.0, 1, 0, 4, 0, 0, 0, 0]})
+    out = ch6_surfaces._with_mains({0: (x, z, values), 1: (x, z, values)}, est1, ["a", "b"])
+    np.testing.assert_allclose(out[0][2], [[-1, 2], [11, 14], [23, 26]])
+    np.testing.assert_allclose(out[1][2], values)
+    with pytest.raises(ValueError, match="no 1-D ALE of c"):
+        ch6_surfaces._with_mains({0: (x, z, values)}, est1, ["a", "c"])
+
+
+def test_mean_surface_on_the_range_every_repetition_covers():
+    """x + z on x, z in [0, 2] and x + z + 1 on x in [1, 3], z in [0, 3]: their mean on
+    [1, 2] x [0, 2] is x + z + 0.5 (bilinear interpolation is exact on a plane)."""
+    def plane(x, z, c):
+        return x, z, z[:, None] + x[None, :] + c
+
+    grids = {0: plane(np.array([0.0, 2.0]), np.array([0.0, 1.0, 2.0]), 0.0),
+             1: plane(np.array([1.0, 3.0]), np.array([0.0, 1.0, 3.0]), 1.0)}
+    x, z, mean = ch6_surfaces.summarised(grids, "mean")
+    assert (x[0], x[-1], z[0], z[-1]) == (1.0, 2.0, 0.0, 2.0)
+    np.testing.assert_allclose(mean, z[:, None] + x[None, :] + 0.5)
+    assert ch6_surfaces.summarised(grids, "first") is grids[0]
+
+
+def test_curves_centred_over_the_houses():
+    """Each curve less its mean at the houses' areas (interpolated): 0, 5, 5 on y = x."""
+    curves = pd.DataFrame([[0.0, 10.0], [1.0, 1.0]], columns=[0.0, 10.0])
+    centred = ch6_munich._centred(curves, np.array([0.0, 5.0, 5.0]))
+    np.testing.assert_allclose(centred.to_numpy(), [[-10 / 3, 20 / 3], [0, 0]])
+
+
+def test_step_points_name_the_interval_and_the_step(tmp_path, drawn):
+    """The interval ]3, 4] holds the step at 10/3: its rows are 3.5, 3.9 and 4 (not 3), and
+    the estimate rises by 3 - 1 = 2 across it; ]6, 7] holds 20/3, with one row and a step of
+    1.5 - 3 = -1.5."""
+    d = Inputs(tmp_path)
+    x1 = np.array([0.5, 1.5, 2.5, 3.0, 3.5, 3.9, 4.0, 5.0, 6.5, 8.0])
+    d.data("steps3", _rows(1, x1=x1, x2=x1, y=0 * x1))
+    d.table("steps3", "truth", "ale_k20", "ale", pd.DataFrame({
+        "rep": 0, "feature": "x1", "x": [0.0, 2, 3, 4, 6, 7, 10],
+        "value": [0.0, 0.5, 1, 3, 3, 1.5, 1.5]}))
+    scenarios, params = ["steps3"], {"steps": [3.333333, 6.666667],
+                                     "bands": [3.333333, 6.666667], "margin": 2, "regions": F3}
+    FIGURES.get("book_ale.step_points")(d.inputs("step_points", scenarios),
+                                        {"title": "t", "params": params}, tmp_path / "a.png",
+                                        tmp_path / "a.pdf")
+    titles = [ax.get_title() for ax in drawn[0].axes if ax.get_title()]
+    assert titles == ["step at x1 = 3.33: interval [3.00, 4.00], 3 rows,\nestimated step +2.00",
+                      "step at x1 = 6.67: interval [6.00, 7.00], 1 rows,\nestimated step -1.50"]
+
+
+def test_runtime_table_ratios(tmp_path, drawn):
+    """Ours: the calls' mean (or median) in ms over line 1's; the book's likewise. Line 1:
+    1, 2, 3 ms (mean 2, median 2); line 2: 4, 6, 11 ms (mean 7, median 6); line 4: 20, 30,
+    40 ms; line 3 (n not run) and line 5 (scenario not run) have no calls."""
+    d = Inputs(tmp_path)
+    _timing(d, "runtimep5", "t_ale20", {100: [1e-3, 2e-3, 3e-3], 1000: [4e-3, 6e-3, 11e-3]})
+    _timing(d, "runtimep5", "t_pdp20", {100: [0.02, 0.03, 0.04]})
+    rows = [{"label": label, "method": method, "scenario": scenario, "n": n, "book_ms": ms}
+            for label, method, scenario, n, ms in (
+                ("a", "t_ale20", "runtimep5", 100, 20.0),
+                ("b", "t_ale20", "runtimep5", 1000, 50.0),
+                ("c", "t_ale20", "runtimep5", 10000, 500.0),
+                ("d", "t_pdp20", "runtimep5", 100, 2000.0),
+                ("e", "t_pdp20", "runtime_features20", 100, 30.0))]
+    inputs = d.inputs("runtime_table", ["runtimep5", "runtime_features20"])
+    draw = FIGURES.get("book_ale.runtime_table")
+    for stat in ("mean", "median"):
+        draw(inputs, {"title": "t", "params": {"rows": rows, "stat": stat}},
+             tmp_path / "a.png", tmp_path / "a.pdf")
+    tables = [[ax.tables[0] for ax in fig.axes if ax.tables][0] for fig in drawn]
+    text = [{rc: cell.get_text().get_text() for rc, cell in t.get_celld().items()}
+            for t in tables]
+    mean, median = ([[cells[r, c] for c in range(1, 8)] for r in range(1, 6)] for cells in text)
+    assert mean[0] == ["2.00", "2.00", "1.00–3.00", "3", "1.00", "20.0", "1.00"]
+    assert mean[1] == ["6.00", "7.00", "4.00–11.0", "3", "3.50", "50.0", "2.50"]
+    assert mean[2] == ["paper profile", "", "", "", "", "500", "25.0"]
+    assert mean[3] == ["30.0", "30.0", "20.0–40.0", "3", "15.0", "2,000", "100"]
+    assert mean[4] == ["not run", "", "", "", "", "30.0", "1.50"]
+    assert [row[4] for row in median[:2]] == ["1.00", "3.00"]
+    assert text[1][0, 5] == "ours ratio\n(median)"
