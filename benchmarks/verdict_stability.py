@@ -127,7 +127,7 @@ def report(wide: pd.DataFrame, base: pd.DataFrame, names: list[str], times: dict
     lines += ["Studies per seed: " + "; ".join(f"{k}: {v}" for k, v in covered.items()) + ".",
               ""]
     if times:
-        lines += ["Wall time per seed (2 cores, all four studies): "
+        lines += ["Wall time per seed (2 cores, the studies it ran): "
                   + ", ".join(f"{k}: {v / 60:.1f} min" for k, v in times.items()) + ".", ""]
     lines += ["| study | scored rows | changed | share |", "|---|---:|---:|---:|"]
     lines += [f"| {r.Index} | {r.scored} | {r.changed} | {r.share:.1%} |" for r in by.itertuples()]
