@@ -248,3 +248,28 @@ def test_kept_columns_follows_a_dropped_feature():
     assert kept_columns(X[:, :2], X[:, :2], ()) == ()
     with pytest.raises(ValueError, match="cannot tell the categorical columns"):
         kept_columns(np.delete(X, 1, axis=1)[::-1], X, (1, 3))
+
+
+def test_lm_aliased_drop_keeps_the_first_of_aliased_columns():
+    """``aliased: drop`` gives the earlier of two identical columns the whole effect and the
+    later NaN (R's NA), predicting as the minimum-norm fit does; a column that is only nearly
+    a copy (its residual far above 1e-7 of its norm) is kept; the value is checked."""
+    from imlbench.learners.aliased import kept_columns
+
+    r = np.random.default_rng(3)
+    x1, x3 = r.normal(size=(2, 80))
+    X = np.column_stack([x1, x1, x3])
+    y = 2 * x1 + x3
+    drop = make_learner("lm", {"aliased": "drop"}, 0).fit(X, y)
+    np.testing.assert_allclose(drop.coef_[[0, 2]], [2.0, 1.0], atol=1e-10)
+    assert np.isnan(drop.coef_[1])
+    split = make_learner("lm", {}, 0).fit(X, y)
+    np.testing.assert_allclose(split.coef_[:2], [1.0, 1.0], atol=1e-10)
+    np.testing.assert_allclose(drop.predict(X), split.predict(X), atol=1e-10)
+    near = np.column_stack([np.ones(80), x1, x1 + 1e-4 * x3])
+    assert kept_columns(near).tolist() == [0, 1, 2]
+    assert kept_columns(np.column_stack([np.ones(80), x1, 2 * x1 + 3])).tolist() == [0, 1]
+    with pytest.raises(ValueError, match="takes only fit_intercept"):
+        make_learner("lm", {"aliased": "drop", "positive": True}, 0)
+    with pytest.raises(ValueError, match="allowed: split, drop"):
+        make_learner("lm", {"aliased": "both"}, 0)

@@ -195,6 +195,35 @@ def test_lm_treatment_coding_has_the_coefficients_of_r_lm(tmp_path):
     assert np.abs(numeric.predict(X) - model.predict(X)).max() > 1.0
 
 
+@NEEDS_R
+def test_lm_aliased_drop_has_the_coefficients_of_r_lm(tmp_path):
+    """``lm`` with ``aliased: drop`` against R's ``coef(lm(y ~ ., data))`` on a design with an
+    exact copy (x2 = x1) and a sum of two columns (x5 = x3 + x4): R gives the later column of
+    each aliased set NA and the earlier ones the whole effect; ours gives NaN there and the
+    same coefficients to 1e-8, where the default ``aliased: split`` shares the effect (x1 and
+    x2 get one half each of 2)."""
+    r = np.random.default_rng(5)
+    x1, x3, x4 = r.normal(size=(3, 60))
+    X = np.column_stack([x1, x1, x3, x4, x3 + x4])
+    y = 2 * x1 + x3 - x4 + r.normal(0, 0.1, 60)
+    np.savetxt(tmp_path / "X.csv", X, delimiter=",", fmt="%.17g")
+    np.savetxt(tmp_path / "y.csv", y, delimiter=",", fmt="%.17g")
+    _run_r("""
+        X <- read.csv("X.csv", header = FALSE)
+        d <- data.frame(X, y = read.csv("y.csv", header = FALSE)[[1]])
+        writeLines(sprintf("%.17g", coef(lm(y ~ ., d))), "coef.txt")
+    """, tmp_path)
+    theirs = np.array([float("nan") if v == "NA" else float(v)
+                       for v in (tmp_path / "coef.txt").read_text().split()])
+    assert np.isnan(theirs[[2, 5]]).all() and not np.isnan(theirs[[0, 1, 3, 4]]).any()
+    model = make_learner("lm", {"aliased": "drop"}, 0).fit(X, y)
+    ours = np.r_[model.intercept_, model.coef_]
+    np.testing.assert_array_equal(np.isnan(ours), np.isnan(theirs))
+    np.testing.assert_allclose(ours[~np.isnan(ours)], theirs[~np.isnan(theirs)], rtol=1e-8)
+    split = make_learner("lm", {}, 0).fit(X, y)
+    assert abs(split.coef_[0] - split.coef_[1]) < 1e-8 and abs(split.coef_[0] - 1) < 0.05
+
+
 @_needs("e1071")
 @pytest.mark.parametrize("columns", [MIXED, ("f", "g")], ids=["mixed", "factors_only"])
 def test_svm_e1071_treatment_coding_predicts_as_the_e1071_formula(tmp_path, columns):

@@ -90,6 +90,12 @@ def test_errors_name_the_data_set_column_and_row():
     ({"package": "MASS", "item": "Boston", "features": ["crim"], "categorical": ["chas"]},
      "categorical[0]", "'chas' is not used; allowed: crim, medv"),
     ({"package": "MASS", "item": "Boston", "dropna": "yes"}, "dropna", "'yes' is not allowed"),
+    ({"package": "MASS", "item": "Boston", "impute": {"crim": "mode"}}, "impute.crim",
+     "'mode' is not allowed; allowed: mean, median"),
+    ({"package": "MASS", "item": "Boston", "impute": {"medv": "mean"}}, "impute.medv",
+     "'medv' is the target or categorical"),
+    ({"package": "MASS", "item": "Boston", "features": ["crim"], "impute": {"zn": "mean"}},
+     "impute.zn", "'zn' is not a feature; allowed: crim"),
 ])
 def test_bad_parameters_name_their_key_and_the_allowed_values(params, key, said):
     with pytest.raises(ParamError) as err:
@@ -144,6 +150,21 @@ def test_a_local_file_with_missing_values(tmp_path):
                                                 "a category is needed (or set dropna: true)")
     assert _error({**params, "path": no_x, "dropna": True}) == (
         f"{no_x}: no row is left after dropping the rows with a missing value")
+
+
+def test_missing_values_of_numeric_features_are_imputed(tmp_path):
+    """``impute`` fills a numeric feature's empty values with the mean or median of its
+    present values over the table (rows kept), before ``dropna`` looks at the others."""
+    path = _file(tmp_path, "x,z,g,y\n1,5,a,2\n,6,b,3\n4,,a,5\n7,8,,6\n", "impute.csv")
+    params = {"path": path, "target": "y", "categorical": ["g"], "dropna": True}
+    df = make_dgp("table", {**params, "impute": {"x": "mean", "z": "median"}}).data
+    assert df["x"].tolist() == [1.0, 4.0, 4.0]  # the empty x is the mean of 1, 4, 7
+    assert df["z"].tolist() == [5.0, 6.0, 6.0]  # the empty z is the median of 5, 6, 8
+    assert df["y"].tolist() == [2.0, 3.0, 5.0]  # the row without g is dropped
+    empty = _file(tmp_path, "x,y\n,1\n,2\n", "empty.csv")
+    assert _error({"path": empty, "target": "y", "impute": {"x": "mean"}}) == (
+        f"{empty}: column 'x' has no value to impute from; allowed in impute: columns with "
+        "some values")
 
 
 def test_a_local_file_missing_a_column_or_absent(tmp_path):

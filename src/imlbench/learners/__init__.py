@@ -6,7 +6,8 @@ the papers used where the paper is silent (``randomForest``, ``nnet``). Each lea
 declares the hyperparameters a study file may set (:attr:`LearnerSpec.params`): those of
 the estimator it builds, less the ones the workflow sets itself (seed, threads), and its own
 typed ones (:attr:`LearnerSpec.declared`: ``coding`` of ``lm`` and ``svm_e1071``, how they code
-the categorical features, :mod:`imlbench.learners.model_matrix`).
+the categorical features, :mod:`imlbench.learners.model_matrix`; ``aliased`` of ``lm``, how it
+treats aliased columns, :mod:`imlbench.learners.aliased`).
 """
 
 from __future__ import annotations
@@ -59,6 +60,13 @@ def _coding() -> dict[str, Param]:
     return {"coding": choice("numeric", CODINGS)}
 
 
+def _lm_declared() -> dict[str, Param]:
+    """``lm``'s own parameters: ``coding`` and ``aliased`` (:mod:`.aliased`)."""
+    from imlbench.learners.aliased import ALIASED
+
+    return {**_coding(), "aliased": choice("split", ALIASED)}
+
+
 @dataclass(frozen=True)
 class LearnerSpec:
     """A registered learner: its constructor, what it supports, and the names of the
@@ -98,7 +106,7 @@ for _name, _build, _caps, _params in [
            _coding)),
     ("knn", knn, set(), _estimator_params("sklearn.neighbors.KNeighborsRegressor", "n_jobs")),
     ("lm", lm, {"linear"},
-     _also(_estimator_params("sklearn.linear_model.LinearRegression"), _coding)),
+     _also(_estimator_params("sklearn.linear_model.LinearRegression"), _lm_declared)),
     ("tree", tree, _TREES, _estimator_params("sklearn.tree.DecisionTreeRegressor",
                                               "random_state")),
     ("cart", cart, _TREES, _estimator_params("imlbench.learners.compact.RpartTree",
@@ -111,8 +119,9 @@ for _name, _build, _caps, _params in [
     ("none", none, set(), _fixed()),
 ]:
     _coded = _name in ("lm", "svm_e1071")
+    _declared = _lm_declared if _name == "lm" else _coding if _coded else dict
     LEARNERS.register(_name)(LearnerSpec(_build, frozenset(_caps), _params,
-                                         _REFITS.get(_name), _coding if _coded else dict, _coded))
+                                         _REFITS.get(_name), _declared, _coded))
 
 
 def make_learner(name: str, params: dict, random_state: int, threads: int = 1, *,

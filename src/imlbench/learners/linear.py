@@ -17,14 +17,27 @@ def lm(params: dict, random_state: int, threads: int, categorical: Sequence[int]
     coefficients are R's ``coef(lm(y ~ ., data))``; with ``fit_intercept: false`` the first
     factor gets all its levels, as ``lm(y ~ . - 1)`` (:mod:`.model_matrix`). The treatment
     coded learner is a pipeline (model matrix, regression): its coefficients are those of the
-    model-matrix columns. Without categorical columns both codings are the same learner."""
+    model-matrix columns. Without categorical columns both codings are the same learner.
+
+    ``aliased`` (:data:`.aliased.ALIASED`): ``split`` (default) is scikit-learn's minimum-norm
+    solution, which shares an aliased column's effect with the columns it copies; ``drop`` is
+    R's rule, the later of two aliased columns gets NaN (R's NA) and no part in the fit
+    (:class:`.aliased.AliasedLeastSquares`; it takes only ``fit_intercept``)."""
     from sklearn.linear_model import LinearRegression
 
+    from imlbench.learners.aliased import AliasedLeastSquares, check_aliased
     from imlbench.learners.model_matrix import ModelMatrix, check_coding
 
     params = dict(params)
     coding = check_coding(params.pop("coding", "numeric"))
-    model = LinearRegression(**params)
+    if check_aliased(params.pop("aliased", "split")) == "drop":
+        other = set(params) - {"fit_intercept"}
+        if other:
+            raise ValueError(f"lm with aliased: drop takes only fit_intercept, got "
+                             f"{', '.join(sorted(other))}")
+        model = AliasedLeastSquares(**params)
+    else:
+        model = LinearRegression(**params)
     if coding == "treatment" and len(categorical):
         from sklearn.pipeline import make_pipeline
 
