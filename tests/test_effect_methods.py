@@ -503,3 +503,25 @@ def test_gower_proximity():
     Z_ = np.array([[1.0, 1.0], [3.0, 1.0], [1.0, 2.0], [5.0, 0.0]])
     np.testing.assert_allclose(_proximity(Z_, x, X, "gower", 1.0, [1]),
                                [1.0, 1 - 0.5 / 2, 1 - 1 / 2, 1 - (1 + 1) / 2])
+
+
+def test_surface_takes_a_grid_per_feature():
+    """``grids`` gives each feature of a surface its own spec: equidistant points of a numeric
+    feature against the levels of a categorical one; a linear model's surface is then its
+    plane at those points (the value is checked)."""
+    from sklearn.linear_model import LinearRegression
+
+    from imlbench.explain.api import METHODS, ExplainContext
+    from imlbench.params import with_defaults
+
+    r = np.random.default_rng(0)
+    X = np.column_stack([r.uniform(0, 1, 60), r.integers(0, 3, 60)])
+    y = X @ [1.0, 2.0]
+    ctx = ExplainContext(model=LinearRegression().fit(X, y), X=X, y=y, feature_names=["a", "g"],
+                         dgp=None, fit=None, fixed_rng=lambda label: r)
+    params = with_defaults(METHODS.get("surface").params, {
+        "features": ["a", "g"],
+        "grids": [{"kind": "equidistant", "size": 4}, {"kind": "levels"}]})
+    out = METHODS.get("surface")(ctx, params, r)
+    assert sorted(set(out["z"])) == [0.0, 1.0, 2.0] and out["x"].nunique() == 4
+    np.testing.assert_allclose(out["value"], out["x"] + 2 * out["z"], atol=1e-10)

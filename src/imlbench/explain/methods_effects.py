@@ -44,7 +44,7 @@ from imlbench.explain.effects import (
     marginal_plot,
     partial_dependence,
 )
-from imlbench.explain.grids import DATA_KINDS, make_grid
+from imlbench.explain.grids import DATA_KINDS, GRID_FIELDS, make_grid
 from imlbench.explain.stratpd import (
     ANCHORS,
     GAPS,
@@ -55,7 +55,7 @@ from imlbench.explain.stratpd import (
     stratpd_trials,
 )
 from imlbench.explain.tree_pd import TreeEnsemble, split_grid, tree_ice, tree_pd, tree_pd_path
-from imlbench.params import choice, feature_name, integer, items
+from imlbench.params import choice, feature_name, integer, items, table
 
 #: two features (second-order effects and surfaces)
 TWO_FEATURES = {"features": items(feature_name(), length=2)}
@@ -182,11 +182,17 @@ def _ice(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.Data
     return pd.concat(frames, ignore_index=True)
 
 
-@method("surface", params={**TWO_FEATURES, "grid": GRID})
+@method("surface", params={**TWO_FEATURES, "grid": GRID,
+                            "grids": items(table(GRID_FIELDS), default=None, length=2,
+                                           nullable=True)})
 def _surface(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
-    """2-D partial dependence on a product grid (the fitted surface when p = 2)."""
+    """2-D partial dependence on a product grid (the fitted surface when p = 2): ``grid``
+    for both features, or ``grids``, one spec per feature in the order of ``features`` (e.g.
+    equidistant points of a numeric feature against the levels of a categorical one)."""
     j, k = ctx.features(params)
-    gj, gk = _effect_grid(ctx, params, j), _effect_grid(ctx, params, k)
+    specs = params["grids"] or [params["grid"], params["grid"]]
+    gj, gk = (_effect_grid(ctx, {**params, "grid": spec}, col)
+              for spec, col in zip(specs, (j, k), strict=True))
     G = np.array([(a, b) for a in gj for b in gk])
     value = partial_dependence(ctx.predict, ctx.X, [j, k], G, max_rows=ctx.max_rows)
     return pd.DataFrame({"x": G[:, 0], "z": G[:, 1], "value": value})
