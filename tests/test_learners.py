@@ -254,7 +254,7 @@ def test_lm_aliased_drop_keeps_the_first_of_aliased_columns():
     """``aliased: drop`` gives the earlier of two identical columns the whole effect and the
     later NaN (R's NA), predicting as the minimum-norm fit does; a column that is only nearly
     a copy (its residual far above 1e-7 of its norm) is kept; the value is checked."""
-    from imlbench.learners.aliased import kept_columns
+    from imlbench.learners.aliased import unaliased_columns
 
     r = np.random.default_rng(3)
     x1, x3 = r.normal(size=(2, 80))
@@ -267,8 +267,8 @@ def test_lm_aliased_drop_keeps_the_first_of_aliased_columns():
     np.testing.assert_allclose(split.coef_[:2], [1.0, 1.0], atol=1e-10)
     np.testing.assert_allclose(drop.predict(X), split.predict(X), atol=1e-10)
     near = np.column_stack([np.ones(80), x1, x1 + 1e-4 * x3])
-    assert kept_columns(near).tolist() == [0, 1, 2]
-    assert kept_columns(np.column_stack([np.ones(80), x1, 2 * x1 + 3])).tolist() == [0, 1]
+    assert unaliased_columns(near).tolist() == [0, 1, 2]
+    assert unaliased_columns(np.column_stack([np.ones(80), x1, 2 * x1 + 3])).tolist() == [0, 1]
     with pytest.raises(ValueError, match="takes only fit_intercept"):
         make_learner("lm", {"aliased": "drop", "positive": True}, 0)
     with pytest.raises(ValueError, match="allowed: split, drop"):

@@ -141,6 +141,19 @@ def _write_frame(path: Path, X: np.ndarray, columns: tuple[str, ...],
     np.savetxt(path, data, delimiter=",", fmt="%.17g", header=",".join(header), comments="")
 
 
+def _factor_problem(tmp_path: Path, seed: int, n: int, columns: tuple[str, ...]
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Training rows X, y and 30 query rows of ``columns`` (``_factor_data``), drawn with
+    ``seed`` and written for R as train.csv and query.csv."""
+    r = np.random.default_rng(seed)
+    X = _factor_data(r, n, columns)
+    y = _factor_response(X, columns, r)
+    Xq = _factor_data(r, 30, columns)
+    _write_frame(tmp_path / "train.csv", X, columns, y)
+    _write_frame(tmp_path / "query.csv", Xq, columns)
+    return X, y, Xq
+
+
 #: R code reading train.csv and query.csv (if present) with f and g as factors, the query's
 #: with the training levels (as predict's model frame gives them)
 _READ_FACTORS = """
@@ -237,12 +250,7 @@ def test_svm_e1071_treatment_coding_predicts_as_the_e1071_formula(tmp_path, colu
 
     from imlbench.learners.model_matrix import ModelMatrix
 
-    r = np.random.default_rng(5)
-    X = _factor_data(r, 100, columns)
-    y = _factor_response(X, columns, r)
-    Xq = _factor_data(r, 30, columns)
-    _write_frame(tmp_path / "train.csv", X, columns, y)
-    _write_frame(tmp_path / "query.csv", Xq, columns)
+    X, y, Xq = _factor_problem(tmp_path, 5, 100, columns)
     _run_r(_READ_FACTORS + """
         library(e1071)
         fit <- svm(y ~ ., d)
@@ -294,12 +302,7 @@ def test_sigest_of_treatment_coding_is_kernlabs_on_its_formula_matrix(tmp_path):
     from imlbench.learners.kernel_svr import sigest, sigest_gamma
     from imlbench.learners.model_matrix import ModelMatrix
 
-    r = np.random.default_rng(13)
-    X = _factor_data(r, 101, MIXED)
-    y = _factor_response(X, MIXED, r)
-    Xq = _factor_data(r, 30, MIXED)
-    _write_frame(tmp_path / "train.csv", X, MIXED, y)
-    _write_frame(tmp_path / "query.csv", Xq, MIXED)
+    X, y, Xq = _factor_problem(tmp_path, 13, 101, MIXED)
     _run_r(_READ_FACTORS + """
         library(kernlab)
         set.seed(3)

@@ -28,7 +28,7 @@ def check_aliased(aliased: object) -> str:
     return str(aliased)
 
 
-def kept_columns(A: np.ndarray, tol: float = R_TOL) -> np.ndarray:
+def unaliased_columns(A: np.ndarray, tol: float = R_TOL) -> np.ndarray:
     """The columns of ``A`` that are not aliased, in order: each column's residual after
     projecting it on the kept columns before it (Gram-Schmidt, twice for accuracy) must have a
     norm of at least ``tol`` times its own (a zero column is aliased)."""
@@ -60,7 +60,7 @@ class AliasedLeastSquares(RegressorMixin, BaseEstimator):
         X = np.asarray(X, dtype=float)
         y = np.asarray(y, dtype=float)
         A = np.column_stack([np.ones(len(X)), X]) if self.fit_intercept else X
-        kept = kept_columns(A, self.tol)
+        kept = unaliased_columns(A, self.tol)
         beta = np.full(A.shape[1], np.nan)
         beta[kept] = np.linalg.lstsq(A[:, kept], y, rcond=None)[0]
         if self.fit_intercept:

@@ -11,13 +11,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from figure_inputs import WrittenInputs, write
 
 from imlbench import studies
 from imlbench.explain.estimands import truth_frame
 from imlbench.figures import FIGURES
 from imlbench.figures import style as st
 from imlbench.figures.inputs import FigureInputs
-from imlbench.io import write_parquet
 from imlbench.params import check_all
 from imlbench.studies.book_ale.figures import ch5, ch6_munich, ch6_surfaces
 from imlbench.studies.book_ale.figures import ch7_intervals as iv
@@ -27,12 +27,6 @@ REPS = 3
 Curve = Callable[[np.ndarray], np.ndarray]
 
 
-def _write(table: pd.DataFrame, path: Path) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    write_parquet(table, path, config_hash="test", seed=0)
-    return path
-
-
 def _edges(x: np.ndarray, k: int, equidistant: bool = False) -> np.ndarray:
     """The edges of K intervals of x: type-1 quantiles (ties collapse) or equal widths."""
     if equidistant:
@@ -40,23 +34,8 @@ def _edges(x: np.ndarray, k: int, equidistant: bool = False) -> np.ndarray:
     return np.unique(np.quantile(x, np.arange(k + 1) / k, method="inverted_cdf"))
 
 
-class Inputs:
+class Inputs(WrittenInputs):
     """Synthetic Parquet inputs of one figure, written where the workflow puts them."""
-
-    def __init__(self, root: Path) -> None:
-        self.root = root
-        self.paths: dict[str, list[Path]] = {"estimates": [], "truth": [], "data": [],
-                                             "truth_error_reps": []}
-        self.methods: dict[str, list[str]] = {}
-
-    def table(self, scenario: str, learner: str, method: str, role: str, table: pd.DataFrame,
-              **columns: object) -> pd.DataFrame:
-        table = table.assign(scenario=scenario, learner=learner, method=method, **columns)
-        self.paths["estimates"].append(
-            _write(table, self.root / "estimates" / scenario / learner / method / "c0.parquet"))
-        if method not in self.methods.setdefault(role, []):
-            self.methods[role].append(method)
-        return table
 
     def ale(self, scenario: str, method: str, role: str, data: pd.DataFrame,
             f: Curve | dict[str, Curve], k: int | None = None, learner: str = "truth",
@@ -95,15 +74,15 @@ class Inputs:
                   for feature, (x, f) in curves.items() for e in ("pd", "ale", "conditional")]
         table = pd.concat(frames, ignore_index=True).assign(scenario=scenario)
         self.paths["truth"].append(
-            _write(table, self.root / "truth" / scenario / "effects.parquet"))
+            write(table, self.root / "truth" / scenario / "effects.parquet"))
 
     def data(self, scenario: str, table: pd.DataFrame) -> pd.DataFrame:
-        self.paths["data"].append(_write(table, self.root / "data" / scenario / "c0.parquet"))
+        self.paths["data"].append(write(table, self.root / "data" / scenario / "c0.parquet"))
         return table
 
     def truth_errors(self, table: pd.DataFrame) -> None:
         self.paths["truth_error_reps"].append(
-            _write(table, self.root / "metrics" / "truth_error_reps.parquet"))
+            write(table, self.root / "metrics" / "truth_error_reps.parquet"))
 
     def inputs(self, name: str, scenarios: list[str]) -> FigureInputs:
         studies.load(["book_ale"], figures=True)

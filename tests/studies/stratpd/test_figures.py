@@ -9,13 +9,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from figure_inputs import WrittenInputs, write
 
 from imlbench import studies
 from imlbench.explain.estimands import truth_frame
 from imlbench.figures import FIGURES
 from imlbench.figures.curves import GRID_SIZE
 from imlbench.figures.inputs import FigureInputs
-from imlbench.io import write_parquet
 from imlbench.studies.stratpd.figures import panels as pn
 from imlbench.studies.stratpd.figures.fig_growth import rms_errors
 
@@ -23,20 +23,8 @@ RNG = np.random.default_rng(7)
 REPS = 3
 
 
-def _write(table: pd.DataFrame, path: Path) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    write_parquet(table, path, config_hash="test", seed=0)
-    return path
-
-
-class Inputs:
+class Inputs(WrittenInputs):
     """Synthetic Parquet inputs of one figure, written where the workflow puts them."""
-
-    def __init__(self, root: Path) -> None:
-        self.root = root
-        self.paths: dict[str, list[Path]] = {"estimates": [], "truth": [], "data": [],
-                                             "truth_error_reps": []}
-        self.methods: dict[str, list[str]] = {}
 
     def curves(self, scenario: str, learner: str, method: str, role: str,
                features: dict[str, np.ndarray], f: Callable[[np.ndarray], np.ndarray],
@@ -53,14 +41,6 @@ class Inputs:
         self.table(scenario, learner, method, role, pd.concat(frames, ignore_index=True),
                    **columns)
 
-    def table(self, scenario: str, learner: str, method: str, role: str, table: pd.DataFrame,
-              **columns: object) -> None:
-        table = table.assign(scenario=scenario, learner=learner, method=method, **columns)
-        self.paths["estimates"].append(
-            _write(table, self.root / "estimates" / scenario / learner / method / "c0.parquet"))
-        if method not in self.methods.setdefault(role, []):
-            self.methods[role].append(method)
-
     def fit(self, scenario: str, learners: list[str]) -> None:
         for learner in learners:
             metrics = ["r2_train", "r2_oob"] if learner.startswith("rf") else ["r2_train"]
@@ -74,10 +54,10 @@ class Inputs:
                   for feature, (x, f) in curves.items() for e in ("pd", "ale", "conditional")]
         table = pd.concat(frames, ignore_index=True).assign(scenario=scenario, **columns)
         self.paths["truth"].append(
-            _write(table, self.root / "truth" / scenario / "effects.parquet"))
+            write(table, self.root / "truth" / scenario / "effects.parquet"))
 
     def data(self, scenario: str, table: pd.DataFrame) -> None:
-        self.paths["data"].append(_write(table.assign(rep=0, split="train"),
+        self.paths["data"].append(write(table.assign(rep=0, split="train"),
                                          self.root / "data" / scenario / "c0.parquet"))
 
     def draw(self, name: str, scenarios: list[str]) -> Path:
@@ -249,7 +229,7 @@ def _growth(d: Inputs) -> list[str]:
     table["truth_se"] = 0.0
     table["error"] = table["estimate"] - table["truth"]
     d.paths["truth_error_reps"].append(
-        _write(table, d.root / "metrics" / "truth_error_reps.parquet"))
+        write(table, d.root / "metrics" / "truth_error_reps.parquet"))
     return scenarios
 
 

@@ -23,6 +23,7 @@ from imlbench.metrics.claims import (
     claim_row,
     estimates,
     per_combo,
+    select_rows,
 )
 from imlbench.metrics.curve_claims import (
     COMPARE,
@@ -43,15 +44,6 @@ BOOTSTRAP_DRAWS = 400
 
 def _where(claim: dict, learner: str, method: str, scenario: str | None = None) -> str:
     return f"{scenario or claim['where']['scenario']}/{learner}/{method}"
-
-
-def _other(claim: dict, t: Tables, learner: str, method: str, scenario: str | None = None
-           ) -> pd.DataFrame | NoData:
-    """The curves of the claim's feature of ``method`` in ``scenario`` (default the claim's)."""
-    if scenario is None:
-        return feature_curves(claim, t, learner, method)
-    moved = {**claim, "where": {**claim["where"], "scenario": scenario}}
-    return feature_curves(moved, t, learner, method)
 
 
 def _interp(rep: pd.DataFrame, x: np.ndarray | float) -> np.ndarray:
@@ -388,8 +380,7 @@ def time_ratio(claim: dict, t: Tables) -> list[dict]:
     def one(claim: dict, r: pd.DataFrame, learner: str, method: str) -> dict | NoData:
         other_m = claim["than"] or method
         scen = claim["than_scenario"] or claim["where"]["scenario"]
-        other = t.other[(t.other["scenario"] == scen) & (t.other["learner"] == learner)
-                        & (t.other["method"] == other_m)] if len(t.other) else t.other
+        other = select_rows(t.other, scen, learner, other_m) if len(t.other) else t.other
         n_b = claim["than_n"] or claim["n"]
         a, b = _log_mean_time(r, claim["n"]), _log_mean_time(other, n_b)
         if a is None or b is None:
@@ -436,8 +427,7 @@ def order_differs(claim: dict, t: Tables) -> list[dict]:
     def one(claim: dict, r: pd.DataFrame, learner: str, method: str) -> dict | NoData:
         scen = claim["than_scenario"] or claim["where"]["scenario"]
         other_m = claim["than"] or method
-        other = t.other[(t.other["scenario"] == scen) & (t.other["learner"] == learner)
-                        & (t.other["method"] == other_m)]
+        other = select_rows(t.other, scen, learner, other_m)
         mine, theirs = _orders(r, claim["feature"]), _orders(other, claim["feature"])
         reps = sorted(set(mine) & set(theirs))
         if not reps:
