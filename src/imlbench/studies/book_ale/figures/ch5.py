@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from imlbench.explain.grids import interval_index
 from imlbench.figures import figure
 from imlbench.figures import style as st
 from imlbench.figures.curves import TRUTH_STYLES
@@ -40,7 +41,7 @@ def first_curve(est: pd.DataFrame, feature: str) -> tuple[np.ndarray, np.ndarray
 
 def interval_of(x: np.ndarray, edges: np.ndarray) -> np.ndarray:
     """The 1-based interval ]z_{k-1}, z_k] of each x; the lowest edge belongs to interval 1."""
-    return np.clip(np.searchsorted(edges, x, side="left"), 1, len(edges) - 1)
+    return interval_index(x, edges) + 1
 
 
 def _edge_labels(ax: Axes, edges: np.ndarray, name: str = "z") -> None:

@@ -21,6 +21,7 @@ from imlbench.figures import style as st
 from imlbench.figures.curves import on_common_grid, rep_curves
 from imlbench.figures.inputs import FigureInputs
 from imlbench.params import flag, items, number, table, text
+from imlbench.studies.book_ale.figures.ch7_intervals import first_rows
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -30,15 +31,6 @@ PDP = st.METHODS["pdp"].colour
 ALE = st.METHODS["ale"].colour
 #: the map of the ICE curves by group
 GROUP_CMAP = "plasma"
-
-
-def first_rows(inputs: FigureInputs) -> pd.DataFrame:
-    """The first repetition's training rows of the figure's first scenario."""
-    data = inputs.data()
-    data = data[(data["scenario"] == inputs.scenarios[0]) & (data["rep"] == data["rep"].min())]
-    if "split" in data:
-        data = data[data["split"] == "train"]
-    return data.reset_index(drop=True)
 
 
 @figure("book_ale.correlation_matrix", tables=("data",), params={
@@ -53,7 +45,7 @@ def correlation_matrix(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf:
     ``columns`` lists them), as a heatmap with the numbers; ``highlight`` frames one pair."""
     from matplotlib.patches import Rectangle
 
-    data = first_rows(inputs)
+    data = first_rows(inputs.data(), inputs.scenarios[0]).reset_index(drop=True)
     columns = columns or [c for c in data.columns if c not in ("rep", "split", "scenario")]
     corr = data[columns].corr().to_numpy()
     labels = [rename.get(c, c) for c in columns]
@@ -119,7 +111,7 @@ def area_effects(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Path,
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
 
-    rows = first_rows(inputs)
+    rows = first_rows(inputs.data(), inputs.scenarios[0]).reset_index(drop=True)
     at = rows[feature].to_numpy(float)
     pdp = inputs.estimates("pdp")
     pdp = _centred(on_common_grid(rep_curves(pdp[pdp["feature"] == feature])), at)

@@ -23,6 +23,7 @@ from imlbench.figures import figure
 from imlbench.figures import style as st
 from imlbench.figures.inputs import FigureInputs
 from imlbench.params import choice, flag, items, number, table, text
+from imlbench.studies.book_ale.figures.ch7_intervals import first_rows
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -117,13 +118,8 @@ def value_range(values: np.ndarray) -> str:
 
 
 def first_points(inputs: FigureInputs, features: list[str]) -> pd.DataFrame:
-    """The first repetition's training rows of the figure's first scenario (two columns)."""
-    data = inputs.data()
-    data = data[data["scenario"] == inputs.scenarios[0]]
-    data = data[data["rep"] == data["rep"].min()]
-    if "split" in data:
-        data = data[data["split"] == "train"]
-    return data[features]
+    """The first repetition's training rows of the figure's first scenario (``features``)."""
+    return first_rows(inputs.data(), inputs.scenarios[0])[features]
 
 
 @figure("book_ale.ale2_theory", methods=("ale2",), params={
