@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from imlbench.config import read_study, read_yaml
+from imlbench.config import read_study, read_yaml, study_names, study_path
 from imlbench.metrics.claims import MISS_CLASSES, miss_of
 
 REPO = Path(__file__).resolve().parents[1]
@@ -38,10 +38,10 @@ def _misses() -> list[dict]:
 
 def _claims() -> dict[tuple[str, str], dict]:
     out = {}
-    for path in sorted((REPO / "config" / "studies").glob("*.yaml")):
-        doc, _ = read_study(path)
+    for name in study_names(REPO / "config" / "studies"):
+        doc, _ = read_study(study_path(REPO, name))
         for claim in doc.get("claims", []):
-            out[(path.stem, claim["id"])] = claim
+            out[(name, claim["id"])] = claim
     return out
 
 

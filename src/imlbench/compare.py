@@ -150,12 +150,13 @@ def run_scorecard(study: Study, estimates: list[Path], truths: list[Path],
                   seed=[base_seed, study.name, "compare"])
 
 
-def _source(study: Study, tables: Tables, sc: Scenario, learner: str, method: str, kind: str
-            ) -> tuple[pd.DataFrame, str]:
-    """The table claims of ``kind`` read a method's rows from, and the file that holds them."""
+def _source(study: Study, tables: Tables, sc: Scenario, learner: str, method: str, kind: str,
+            overrides: bool = False) -> tuple[pd.DataFrame, str]:
+    """The table claims of ``kind`` read a method's rows from, and the file that holds them
+    (``overrides``: the claim names its own ``truth``, so it reads the estimates)."""
     spec = METHODS.get(study.methods[method]["method"])
     metrics = targets.metrics_paths(study.name)
-    if kind in TRUTH_ERROR_KINDS:
+    if kind in TRUTH_ERROR_KINDS and not overrides:
         return tables.truth_errors, metrics["truth_errors"]
     if spec.kind == "importance":
         return tables.ranked, metrics["ranks"]
@@ -193,11 +194,12 @@ def no_data_reason(study: Study, tables: Tables, claim: dict, row: dict) -> str:
                 return f"scenario {name} does not fit learner {learner}"
             if method not in study.methods_for(name, learner):
                 return f"scenario {name} does not run method {method} for learner {learner}"
-            if claim["kind"] in TRUTH_ERROR_KINDS:
+            overrides = claim.get("truth") is not None
+            if claim["kind"] in TRUTH_ERROR_KINDS and not overrides:
                 why = why_not_compared(study, method, name, list(targets.truth_paths(study, sc)))
                 if why:
                     return why
-            table, path = _source(study, tables, sc, learner, method, claim["kind"])
+            table, path = _source(study, tables, sc, learner, method, claim["kind"], overrides)
             if not _has_rows(table, name, learner, method):
                 return f"{path} holds no rows of {name}/{learner}/{method}"
             files.append(path)

@@ -157,8 +157,11 @@ def summaries_estimates(study: Study) -> list[str]:
 
 def claimed_methods(study: Study) -> set[str]:
     """The study's methods its claims name (:func:`imlbench.metrics.claims.methods_named`),
-    but for claims on truth errors (they read ``metrics/truth_error*.parquet``)."""
-    return {m for claim in study.claims if claim["kind"] not in TRUTH_ERROR_KINDS
+    but for claims on truth errors against the method's own estimand (they read
+    ``metrics/truth_error*.parquet``; those with a ``truth`` compare the estimates
+    themselves)."""
+    return {m for claim in study.claims
+            if claim["kind"] not in TRUTH_ERROR_KINDS or claim.get("truth") is not None
             for m in methods_named(claim)}
 
 

@@ -401,7 +401,7 @@ class _Checker:
     def scenario(self, sc: Scenario) -> None:
         study, key = self.study, f"scenarios.{sc.family}"
         dgp = self.dgp(sc)
-        names = dgp.feature_names
+        names = list(getattr(dgp, "visible", dgp.feature_names))  # the columns a model sees
         abilities = dgp_abilities(dgp) | ({"test_rows"} if sc.n_test or sc.test_fraction
                                           else set())
         if sc.n is not None and not (isinstance(sc.n, int) and sc.n >= 10):
@@ -419,6 +419,11 @@ class _Checker:
                 self.fail(f"{key}.learners",
                           f"learner {learner!r} predicts with the DGP's f, which DGP {sc.dgp!r} "
                           f"does not know; allowed: the study's other learners")
+            if "oracle" in caps and getattr(dgp, "hidden", ()):
+                self.fail(f"{key}.learners",
+                          f"learner {learner!r} predicts with the DGP's f, which reads the "
+                          f"hidden feature(s) {', '.join(dgp.hidden)} that the data lack; "
+                          f"allowed: a fitted learner, or a DGP without hidden")
         for m in sc.methods:
             if m not in study.methods:
                 self.fail(f"{key}.methods",

@@ -10,9 +10,11 @@ count; the casual and registered counts sum to it and are never features.
 Two copies are read here: the 2011 subset (8645 hours) that the ISLP package ships as
 ``Bikeshare.csv``, with month and weather written as words, and the full UCI ``hour.csv``
 (17379 hours over 2011-2012), which :func:`download_uci_hour` fetches and verifies.
-The daily data (the units of the conditional-subgroups application of Molnar et al., Sect. 10,
-:func:`daily_features`) come from the UCI ``day.csv`` by path (:func:`load_uci_day`) or are
-built from ISLP's hours (:func:`daily_from_islp`); the DGP ``bikeshare_daily``
+The daily data come from the UCI ``day.csv`` by path (:func:`load_uci_day`) or are built from
+ISLP's hours (:func:`daily_from_islp`), in one of two column sets (``DAY_COLUMN_SETS``):
+``application``, the units of the conditional-subgroups application of Molnar et al.,
+Sect. 10 (:func:`daily_features`), or ``uci``, the columns of ``day.csv`` as the file codes
+them (:func:`uci_day_features`; the LMU book's ch. 3). The DGP ``bikeshare_daily``
 (:mod:`imlbench.dgp.bikeshare`) serves them.
 """
 
@@ -198,28 +200,69 @@ def daily_features(day: pd.DataFrame) -> pd.DataFrame:
     return df
 
 
-def load_uci_day(path: str | os.PathLike[str]) -> pd.DataFrame:
-    """The UCI ``day.csv`` (731 days of 2011-2012) as :func:`daily_features`; raises
-    :class:`~imlbench.data.tables.DataFileError` as :func:`load_uci_hour` does."""
-    return daily_features(read_table(path, _columns(UCI_DAY_COLUMNS)))
+#: the features of ``day.csv`` that the LMU book's ch. 3 uses, as the file codes them
+UCI_DAY_FEATURES = ["season", "yr", "mnth", "holiday", "workingday", "weathersit", "temp",
+                    "atemp", "hum", "windspeed"]
+#: level names of the integer-coded features of :data:`UCI_DAY_FEATURES`
+UCI_DAY_LEVELS: dict[str, dict[int, str]] = {
+    "season": DAILY_LEVELS["season"],
+    "yr": DAILY_LEVELS["yr"],
+    "mnth": {code: name for name, code in _MONTHS.items()},
+    "holiday": DAILY_LEVELS["holiday"],
+    "workingday": DAILY_LEVELS["work"],
+    "weathersit": {1: "CLEAR", 2: "MIST/CLOUDY", 3: "LIGHT RAIN/SNOW", 4: "HEAVY RAIN/SNOW"},
+}
 
 
-def daily_from_islp() -> pd.DataFrame:
-    """Daily rows built from ISLP's hourly 2011 data (365 days) as :func:`daily_features`.
+def uci_day_features(day: pd.DataFrame) -> pd.DataFrame:
+    """The 10 features of :data:`UCI_DAY_FEATURES` and ``y = cnt`` from ``day.csv`` columns,
+    unchanged: the codes season 1-4, yr 0/1, mnth 1-12, holiday, workingday 0/1, weathersit
+    1-4 as integers, and the normalised temp (degrees C / 41), atemp (/ 50), hum (/ 100) and
+    windspeed (/ 67)."""
+    df = day[UCI_DAY_FEATURES].copy()
+    for name in UCI_DAY_LEVELS:
+        df[name] = df[name].astype("int64")
+    for name in _NUMBERS:
+        df[name] = df[name].astype(float)
+    df["y"] = day["cnt"].to_numpy(dtype=float)
+    return df.reset_index(drop=True)
 
-    Per day: the calendar fields of its first hour, the mean of the hourly temperature,
-    humidity and wind, the most frequent hourly weather code (the worse one on ties) and the
-    total count. ``yr`` is 0 throughout (ISLP ships 2011 only).
+
+#: the column sets of the daily data: the conditional-subgroups application's units, or the
+#: UCI file's columns
+DAY_COLUMN_SETS = {"application": daily_features, "uci": uci_day_features}
+
+
+def load_uci_day(path: str | os.PathLike[str], columns: str = "application") -> pd.DataFrame:
+    """The UCI ``day.csv`` (731 days of 2011-2012) as ``columns`` says (a key of
+    :data:`DAY_COLUMN_SETS`); raises :class:`~imlbench.data.tables.DataFileError` as
+    :func:`load_uci_hour` does."""
+    return DAY_COLUMN_SETS[columns](read_table(path, _columns(UCI_DAY_COLUMNS)))
+
+
+def _islp_days() -> pd.DataFrame:
+    """ISLP's hours aggregated into the columns of ``day.csv`` (365 days of 2011).
+
+    Per day: the calendar fields of its first hour, the mean of the hourly temperature, felt
+    temperature, humidity and wind, the most frequent hourly weather code (the worse one on
+    ties) and the total count. ``yr`` is 0 throughout (ISLP ships 2011 only).
     """
     grouped = _read_islp().groupby("day", sort=True)
-    day = grouped[["season", "holiday", "weekday", "workingday"]].first()
-    day[["temp", "hum", "windspeed"]] = grouped[["temp", "hum", "windspeed"]].mean()
+    day = grouped[["season", "mnth", "holiday", "weekday", "workingday"]].first()
+    numbers = list(_NUMBERS)
+    day[numbers] = grouped[numbers].mean()
     day["weathersit"] = grouped["weathersit"].agg(
         lambda w: max(w.value_counts().loc[lambda c: c == c.max()].index)
     )
     day["cnt"] = grouped["bikers"].sum()
     day["yr"] = 0
-    return daily_features(day.reset_index(drop=True))
+    return day.reset_index(drop=True)
+
+
+def daily_from_islp(columns: str = "application") -> pd.DataFrame:
+    """Daily rows built from ISLP's hourly 2011 data (365 days, :func:`_islp_days`) as
+    ``columns`` says (a key of :data:`DAY_COLUMN_SETS`)."""
+    return DAY_COLUMN_SETS[columns](_islp_days())
 
 
 BIKESHARE_SOURCES = ("islp", "uci")

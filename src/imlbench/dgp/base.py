@@ -80,7 +80,8 @@ class GaussianNoise:
 DGPS: Registry[type[DGP]] = Registry("DGP", providers=("imlbench.dgp.effect_examples",
                                                         "imlbench.dgp.formula",
                                                         "imlbench.dgp.table",
-                                                        "imlbench.dgp.bikeshare"))
+                                                        "imlbench.dgp.bikeshare",
+                                                        "imlbench.dgp.titanic"))
 
 
 def check_numbers(value: Any, key: str, *, length: int | None = None) -> None:

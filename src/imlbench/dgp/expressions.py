@@ -1,7 +1,8 @@
 """Safe arithmetic expressions of a study file, evaluated on numpy arrays.
 
 An expression (``"2*x1 + x2 - x3 + x1*x3"``) is parsed by Python's ``ast`` and checked against
-a whitelist before anything runs: numbers, feature names, the constant ``pi``, ``+ - * / **``,
+a whitelist before anything runs: numbers, feature names, the constant ``pi`` and the caller's
+named constants (replaced by their numbers in the parsed tree), ``+ - * / **``,
 unary ``-`` and ``+``, comparisons (``< <= > >= == !=``, chains allowed; they give 0/1) and calls,
 with positional arguments only, of the functions in :data:`FUNCTIONS`. The random terms
 ``normal(mean, sd)`` and ``uniform(low, high)`` (each call one fresh draw per row) are allowed
@@ -107,9 +108,11 @@ def _described(names: Sequence[str], label: str) -> str:
 
 
 def parse(text: object, names: Sequence[str], *, random: bool = False,
-          label: str = "") -> Expression:
+          label: str = "", constants: Mapping[str, float] | None = None) -> Expression:
     """Check ``text`` and compile it. ``names`` are the feature names it may read (``label``
-    describes them in messages, e.g. "earlier features"); ``random`` permits random terms."""
+    describes them in messages, e.g. "earlier features"); ``random`` permits random terms;
+    every name of ``constants`` (other than a feature name) stands for its number, substituted
+    into the parsed tree, so that the expression holds numbers only."""
     if not isinstance(text, str):
         raise ExpressionError(f"{text!r} is not an expression; allowed: a string of {SYNTAX}")
     try:
@@ -117,16 +120,44 @@ def parse(text: object, names: Sequence[str], *, random: bool = False,
     except SyntaxError as err:
         raise ExpressionError(f"syntax error in {text!r}: {err.msg}; allowed: {SYNTAX}") \
             from None
-    checker = _Compiler(text.strip(), list(names), random, label)
-    node = checker.compile(tree.body)
-    return Expression(text, frozenset(checker.used), checker.random_used, node, tree.body)
+    named = {k: float(v) for k, v in (constants or {}).items() if k not in names}
+    body = _Substitute(named).visit(tree).body
+    checker = _Compiler(text.strip(), list(names), random, label, list(named))
+    node = checker.compile(body)
+    return Expression(text, frozenset(checker.used), checker.random_used, node, body)
+
+
+def constant_value(text: object, constants: Mapping[str, float]) -> float:
+    """The number a constant-only expression (numbers, ``pi``, the named ``constants``, the
+    functions; no feature names, no random terms) stands for; a number is returned as it is."""
+    if isinstance(text, int | float) and not isinstance(text, bool):
+        return float(text)
+    return float(parse(text, [], constants=constants)({}, 1)[0])
+
+
+class _Substitute(ast.NodeTransformer):
+    """Replaces every name of the named constants (not a called function) by its number."""
+
+    def __init__(self, constants: Mapping[str, float]) -> None:
+        self.constants = constants
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        node.args = [self.visit(a) for a in node.args]
+        return node
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        if node.id in self.constants:
+            return ast.copy_location(ast.Constant(self.constants[node.id]), node)
+        return node
 
 
 class _Compiler:
     """Walks a parsed tree, rejects what the whitelist lacks, and builds the closures."""
 
-    def __init__(self, text: str, names: list[str], random: bool, label: str) -> None:
+    def __init__(self, text: str, names: list[str], random: bool, label: str,
+                 constants: Sequence[str] = ()) -> None:
         self.text, self.names, self.random, self.label = text, names, random, label
+        self.constants = list(constants)
         self.used: set[str] = set()
         self.random_used = False
 
@@ -167,8 +198,9 @@ class _Compiler:
         if name in FUNCTIONS or name in RANDOM:
             raise self.error(f"function {name!r} without arguments",
                              f"calls such as {name}(...)")
-        raise self.error(f"unknown name {name!r}", f"{_described(self.names, self.label)}, "
-                                                   f"{', '.join(CONSTANTS)}")
+        features = [_described(self.names, self.label)] if self.names else []
+        raise self.error(f"unknown name {name!r}",
+                         ", ".join([*features, *CONSTANTS, *self.constants]))
 
     def compare(self, node: ast.Compare) -> Node:
         parts = [self.compile(node.left), *map(self.compile, node.comparators)]

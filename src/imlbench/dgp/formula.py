@@ -21,7 +21,56 @@ marginals is therefore a multivariate normal with that correlation. Expressions 
 :mod:`imlbench.dgp.expressions`; random terms (``normal``, ``uniform``) appear in structural
 equations only. The exact conditional law (``has_conditional``) is known when no feature is a
 structural equation and every copula feature is continuous (normal or uniform): Gaussian
-conditioning of the normal scores within the copula block, the marginal law elsewhere.
+conditioning of the normal scores within the copula block, the marginal law elsewhere, and
+neither ``exclude`` nor ``hidden`` is given.
+
+Three optional keys extend it::
+
+    constants: {sd: 0.5, rho: 0.3}   # named numbers
+    features:
+      x1: {law: normal, mean: 0, sd: "sd"}
+      x2: {law: normal, mean: 0, sd: 1}
+      x3: "x1 + normal(0, 2*sd)"
+      x4: {law: normal}
+    dependence: {features: [x1, x2], correlation: [[1, "rho"], ["rho", 1]]}
+    f: "x1 + x2 + x3 + x4"
+    noise_sd: "sd"
+    exclude: "(x1 > 0) * (x2 > 0)"   # rows where this is nonzero are rejected
+    hidden: [x4]                     # drawn and read by f, not a column of the data
+
+``constants``: each name (lower-case letters and digits, starting with a letter; not a feature
+name, function, ``pi``, ``y``, Python keyword or parameter name of this DGP) stands for its
+number in every expression (structural equations, ``f``, ``exclude``) and may be written, alone
+or in a constant-only expression (``"2*sd"``), for ``noise_sd``, a law parameter of a feature
+(not a categorical level) and an entry of ``dependence.correlation``. The names are replaced by
+their numbers when the text is parsed. A scenario may sweep a constant (``sweep: {sd: [0.1,
+0.5]}``): a parameter named after a declared constant overrides its value; any other unknown
+parameter is an error naming the parameters and the constants.
+
+``exclude``: an expression of the features (no random terms) whose nonzero rows are rejected
+(``0.3 < x1 < 0.6``; a product of comparisons is their conjunction). The law of the data is
+the law above truncated to the kept region: rows are drawn in rounds until n are kept
+(rejection sampling; each round's rows come from a generator seeded by ``rng``, so the draw is
+deterministic). The constructor draws :data:`EXCLUDE_PILOT_ROWS` untruncated rows and rejects a
+condition that keeps less than :data:`MIN_KEPT_SHARE` of them. Under the truncated law no
+closed form of the joint law holds: ``gaussian()`` is None, ``has_conditional`` is False, and a
+feature the condition reads is independent only of the features outside its group (see
+:meth:`FormulaDGP.independent_of`). ``sample_intervened`` draws the units from the truncated
+law and then applies do(x_j = z) to each: x_j is set and the structural equations downstream of
+j are recomputed with the unit's own random terms (the same draws), so every unit keeps the
+noise that selected it.
+
+``hidden``: features that are drawn and read by the equations and ``f`` but are not columns of
+the data (``sample`` drops them, so no model sees them). Each must be independent of every
+visible feature (no structural equation, copula correlation or ``exclude`` condition joins
+them). The regression function of the data is then m_v(x_v) = E_H[f(x_v, H)]. Because H is
+independent of the visible features X_v, the effect truths of a visible feature computed from
+full rows are those of m_v: the PD averages f over X_-j, whose law is that of (X_v,-j, H); the
+conditional mean E[f(X) | x_j] = E[E[f(X) | X_v] | x_j] = E[m_v(X_v) | x_j]; the ALE's local
+derivative of m_v is E_H of that of f; and do(x_j = z) leaves H's law alone. ``feature_names``
+are therefore all features (the columns that ``f`` reads and the truths use, hidden ones
+included); ``visible`` are the data's columns. The importance truths are those of m_v (see
+:mod:`imlbench.truth.formula`); ``categorical`` names visible features only.
 """
 
 from __future__ import annotations
@@ -44,6 +93,7 @@ from imlbench.dgp.expressions import (
     RANDOM,
     Expression,
     ExpressionError,
+    constant_value,
     parse,
 )
 from imlbench.params import (
@@ -72,12 +122,24 @@ LAWS: dict[str, dict[str, Param]] = {
 }
 LINKS = ("identity", "logistic")
 #: the correlation is checked as a whole (symmetric, unit diagonal, positive definite)
-DEPENDENCE = {"features": items(text()), "correlation": items(items(number()))}
+DEPENDENCE = {"features": items(text()),
+              "correlation": items(items(either(number(), text())))}
 NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 RESERVED = {*FUNCTIONS, *RANDOM, *CONSTANTS, "y"}
+#: a declared constant's name (a swept one becomes part of scenario names: no underscore)
+CONSTANT_NAME = re.compile(r"[a-z][a-z0-9]*")
+#: the constructor's own parameters (no constant may take their names)
+PARAMETERS = ("features", "f", "dependence", "noise_sd", "link", "constants", "exclude",
+              "hidden")
 #: rows drawn once by the constructor, so that an expression that is not finite on the
 #: features' law (``log`` of a normal feature, a negative sd) fails the configuration check
 PILOT_ROWS = 1000
+#: untruncated rows drawn by the constructor to measure the share that ``exclude`` keeps
+EXCLUDE_PILOT_ROWS = 20_000
+#: the least share of rows that ``exclude`` must keep
+MIN_KEPT_SHARE = 1e-3
+#: the most rows drawn in one round of the rejection sampler
+MAX_ROUND_ROWS = 1_000_000
 #: probabilities of the normal scores are kept this far inside (0, 1)
 EPS = 1e-12
 
@@ -111,8 +173,41 @@ class Marginal:
         return ndtri(np.clip(self.dist.cdf(x), EPS, 1 - EPS))
 
 
+def _number(value: Any, constants: Mapping[str, float], key: str) -> Any:
+    """``value`` with a string read as a constant-only expression (its number); other values
+    are returned as they are, for the declared checks."""
+    if not isinstance(value, str):
+        return value
+    try:
+        return constant_value(value, constants)
+    except ExpressionError as err:
+        raise ParamError(key, f"{err} (a number or an expression of numbers and the declared "
+                              f"constants)") from None
+
+
+def _law_numbers(name: str, spec: Mapping[str, Any], constants: Mapping[str, float]
+                 ) -> dict[str, Any]:
+    """The law mapping of feature ``name`` with every parameter written as a constant
+    expression replaced by its number (an integer for an integer parameter); categorical
+    levels are labels and stay as they are."""
+    out = dict(spec)
+    for k, v in spec.items():
+        key = f"features.{name}.{k}"
+        if k in ("law", "levels"):
+            continue
+        if k == "p" and isinstance(v, list | tuple):
+            out[k] = [_number(p, constants, f"{key}[{i}]") for i, p in enumerate(v)]
+            continue
+        out[k] = _number(v, constants, key)
+        declared = LAWS.get(spec.get("law"), {}).get(k)
+        if isinstance(v, str) and declared is not None and declared.kind == "integer" \
+                and float(out[k]).is_integer():
+            out[k] = int(out[k])
+    return out
+
+
 def _marginal(name: str, spec: Mapping[str, Any]) -> Marginal:
-    """The law of feature ``name`` from its study-file mapping, checked."""
+    """The law of feature ``name`` from its study-file mapping (numbers only), checked."""
     key = f"features.{name}"
     law = spec.get("law")
     check(choice(None, tuple(LAWS)), law, f"{key}.law")
@@ -148,8 +243,36 @@ def _check_name(name: Any) -> None:
                          f"{', '.join(sorted(RESERVED))} and Python keywords")
 
 
-def _correlation(value: Any, size: int) -> np.ndarray:
+def _constants(given: Any, overrides: Mapping[str, Any], features: Mapping[str, Any]
+               ) -> dict[str, float]:
+    """The declared constants, checked, with the values of ``overrides`` (parameters named
+    after a constant: a scenario's sweep) in place of theirs."""
+    if given is not None:
+        check(table(value=number()), given, "constants")
+    constants = dict(given or {})
+    for name in constants:
+        if not (isinstance(name, str) and CONSTANT_NAME.fullmatch(name)) \
+                or keyword.iskeyword(name) or name in RESERVED or name in PARAMETERS \
+                or name in features:
+            raise ParamError(f"constants.{name}", f"constant name {name!r} is not allowed; "
+                             f"allowed: a lower-case letter, then lower-case letters or digits, "
+                             f"other than feature names, {', '.join(sorted(RESERVED))}, "
+                             f"{', '.join(PARAMETERS)} and Python keywords")
+    for name, value in overrides.items():
+        if name not in constants:
+            raise ParamError(str(name), f"unknown parameter {name!r} of DGP 'formula'; "
+                             f"allowed: {', '.join(PARAMETERS)}, or a declared constant: "
+                             f"{', '.join(constants) or 'none declared (constants:)'}")
+        check(number(), value, str(name))
+        constants[name] = value
+    return {k: float(v) for k, v in constants.items()}
+
+
+def _correlation(value: Any, size: int, constants: Mapping[str, float]) -> np.ndarray:
     key = "dependence.correlation"
+    if all(isinstance(r, list | tuple) for r in value):
+        value = [[_number(v, constants, f"{key}[{i}][{k}]") for k, v in enumerate(r)]
+                 for i, r in enumerate(value)]
     R = np.asarray(value, dtype=float) if all(isinstance(r, list | tuple) and len(r) == size
                                               for r in value) else None
     if R is None or R.shape != (size, size):
@@ -172,18 +295,27 @@ class FormulaDGP(DGP):
     ``features``: name -> a law (a mapping with ``law`` and its parameters) or a structural
     equation (an expression over earlier features, with random terms); ``dependence``: the
     copula block (``features``, ``correlation``); ``f``: the regression function (under the
-    logistic link, the log-odds); ``noise_sd``: sd of the additive Gaussian noise.
-    ``categorical`` names the categorical-law features (integer codes; ``levels`` their names).
+    logistic link, the log-odds); ``noise_sd``: sd of the additive Gaussian noise;
+    ``constants``: named numbers; ``exclude``: the condition of the rejected rows; ``hidden``:
+    the features left out of the data; ``overrides``: new values of declared constants (a
+    scenario's swept parameters). ``categorical`` names the visible categorical-law features
+    (integer codes; ``levels`` the level names of every categorical feature).
     """
 
     def __init__(self, features: Mapping[str, Any], f: str,
-                 dependence: Mapping[str, Any] | None = None, noise_sd: float = 0.0,
-                 link: str = "identity") -> None:
-        self._arguments = (features, f, dependence, noise_sd, link)
+                 dependence: Mapping[str, Any] | None = None, noise_sd: float | str = 0.0,
+                 link: str = "identity", constants: Mapping[str, float] | None = None,
+                 exclude: str | None = None, hidden: Sequence[str] | None = None,
+                 **overrides: float) -> None:
+        self._arguments = (features, f, dependence, noise_sd, link,
+                           None if constants is None else {**constants, **overrides}, exclude,
+                           hidden)
         check(table(value=either(text(), table())), features, "features")
         if not features:
             raise ParamError("features", "no features; allowed: a mapping of feature names to "
                                          "laws or expressions")
+        self.constants = _constants(constants, overrides, features)
+        noise_sd = _number(noise_sd, self.constants, "noise_sd")
         check(number(minimum=0), noise_sd, "noise_sd")
         check(choice("identity", LINKS), link, "link")
         if link == "logistic" and noise_sd:
@@ -199,7 +331,7 @@ class FormulaDGP(DGP):
                 self.equations[name] = self._parse(f"features.{name}", spec, names, True,
                                                    "earlier features")
             else:
-                self.marginals[name] = _marginal(name, spec)
+                self.marginals[name] = _marginal(name, _law_numbers(name, spec, self.constants))
             names.append(name)
         self.names = names
         self.expression = self._parse("f", f, names, False, "features")
@@ -207,26 +339,36 @@ class FormulaDGP(DGP):
         self.correlation = np.eye(0)
         if dependence is not None:
             self._dependence(dependence)
-        self.categorical = tuple(n for n, m in self.marginals.items() if m.law == "categorical")
+        self.exclude = None if exclude is None else self._parse("exclude", exclude, names,
+                                                                False, "features")
+        self.groups = self._groups()
+        self.hidden = self._hidden(hidden)
+        self.visible = [n for n in names if n not in self.hidden]
+        self.categorical = tuple(n for n, m in self.marginals.items()
+                                 if m.law == "categorical" and n not in self.hidden)
         self.levels = {n: m.levels for n, m in self.marginals.items() if m.law == "categorical"}
         self._conditional_known = not self.equations and all(
-            self.marginals[n].continuous for n in self.block)
+            self.marginals[n].continuous for n in self.block) and self.exclude is None \
+            and not self.hidden
+        self._kept_share = 1.0 if self.exclude is None else self._pilot_kept_share()
         self.sample(PILOT_ROWS, np.random.default_rng(0))
 
     @property
     def has_conditional(self) -> bool:
-        """No structural equation and a continuous copula block (see the module doc)."""
+        """No structural equation, a continuous copula block, no ``exclude``, no ``hidden``
+        (see the module doc)."""
         return self._conditional_known
 
     def __reduce__(self) -> tuple:
         """Pickled as its study-file parameters (the compiled expressions are closures): a
-        fitted ``truth`` learner that holds the DGP is saved with the model files."""
+        fitted ``truth`` learner that holds the DGP is saved with the model files. Overridden
+        constants are pickled with their new values."""
         return (type(self), self._arguments)
 
-    @staticmethod
-    def _parse(key: str, text_: Any, names: list[str], random: bool, label: str) -> Expression:
+    def _parse(self, key: str, text_: Any, names: list[str], random: bool,
+               label: str) -> Expression:
         try:
-            return parse(text_, names, random=random, label=label)
+            return parse(text_, names, random=random, label=label, constants=self.constants)
         except ExpressionError as err:
             raise ParamError(key, str(err)) from None
 
@@ -240,13 +382,77 @@ class FormulaDGP(DGP):
             what = f"{bad[0]!r} is not a feature with a law" if bad else f"{block!r}"
             raise ParamError("dependence.features", f"{what}; allowed: at least two distinct "
                              f"features with a law: {', '.join(lawful)}")
-        self.correlation = _correlation(dependence["correlation"], len(block))
+        self.correlation = _correlation(dependence["correlation"], len(block), self.constants)
         self.block = block
+
+    def _groups(self) -> dict[str, int]:
+        """Each feature's group: features are joined when a structural equation reads one of
+        them for the other, when their copula correlation is nonzero, or when ``exclude`` reads
+        both (and transitively). Different groups are independent: their random sources are
+        drawn independently (a normal block with zero correlation between two parts is two
+        independent blocks), and truncation by a condition of one group leaves the others
+        alone."""
+        parent = {n: n for n in self.names}
+
+        def root(n: str) -> str:
+            while parent[n] != n:
+                n = parent[n]
+            return n
+
+        def join(names: Sequence[str]) -> None:
+            for a in names[1:]:
+                parent[root(a)] = root(names[0])
+
+        for name, expr in self.equations.items():
+            join([name, *sorted(expr.names)])
+        for a, b in zip(*np.nonzero(np.triu(self.correlation, 1)), strict=True):
+            join([self.block[a], self.block[b]])
+        if self.exclude is not None:
+            join(sorted(self.exclude.names))
+        roots = [root(n) for n in self.names]
+        return {n: roots.index(r) for n, r in zip(self.names, roots, strict=True)}
+
+    def _hidden(self, hidden: Any) -> tuple[str, ...]:
+        """The hidden features, checked: known, distinct, not all, and each in a group of
+        hidden features only (independent of every visible feature)."""
+        if hidden is None:
+            return ()
+        check(items(text()), hidden, "hidden")
+        unknown = [h for h in hidden if h not in self.names]
+        if unknown or len(set(hidden)) != len(hidden):
+            what = f"{unknown[0]!r} is not a feature" if unknown else f"{list(hidden)!r} repeats"
+            raise ParamError("hidden", f"{what}; allowed: distinct features among "
+                                       f"{', '.join(self.names)}")
+        if len(hidden) == len(self.names):
+            raise ParamError("hidden", f"{list(hidden)!r} hides every feature; allowed: at "
+                                       f"least one feature left for the data")
+        for h in hidden:
+            joined = [n for n in self.names if n not in hidden
+                      and self.groups[n] == self.groups[h]]
+            if joined:
+                raise ParamError("hidden", f"{h!r} depends on the visible feature(s) "
+                                 f"{', '.join(joined)} (through a structural equation, the "
+                                 f"copula or exclude); allowed: features independent of every "
+                                 f"visible feature")
+        return tuple(h for h in self.names if h in hidden)
+
+    def _pilot_kept_share(self) -> float:
+        """The share of EXCLUDE_PILOT_ROWS untruncated rows that ``exclude`` keeps, checked to
+        be at least MIN_KEPT_SHARE."""
+        rows = self._untruncated(EXCLUDE_PILOT_ROWS, np.random.default_rng(0))
+        share = float(self._kept(rows).mean())
+        if share < MIN_KEPT_SHARE:
+            raise ParamError("exclude", f"{self.exclude.text!r} keeps {share:.2g} of "
+                             f"{EXCLUDE_PILOT_ROWS} drawn rows; allowed: a condition that keeps "
+                             f"at least {MIN_KEPT_SHARE:g} of them")
+        return share
 
     # --- the DGP contract -----------------------------------------------------------------
 
     @property
     def feature_names(self) -> list[str]:
+        """Every feature, hidden ones included: the columns of ``f`` and of the truths (the
+        data's columns are ``visible``)."""
         return list(self.names)
 
     def _columns(self, X: np.ndarray) -> dict[str, np.ndarray]:
@@ -264,9 +470,12 @@ class FormulaDGP(DGP):
                                   f"drawn rows; allowed: expressions finite on the features' law")
         return values
 
-    def _draw(self, n: int, rng: np.random.Generator,
-              fixed: tuple[int, Any] | None = None) -> np.ndarray:
-        """n rows of the features; with ``fixed = (j, z)`` under do(x_j = z)."""
+    def _untruncated(self, n: int, rng: np.random.Generator,
+                     fixed: tuple[int, Any] | None = None) -> np.ndarray:
+        """n rows of the features before ``exclude``; with ``fixed = (j, z)`` under
+        do(x_j = z). With ``exclude``, an intervened draw takes the same random numbers from
+        ``rng`` as the draw without intervention (a structural equation at j still draws its
+        random terms)."""
         cols: dict[str, np.ndarray] = {}
         for name, marginal in self.marginals.items():
             if name not in self.block:
@@ -280,29 +489,62 @@ class FormulaDGP(DGP):
         if j_name in self.marginals:
             cols[j_name] = np.broadcast_to(np.asarray(fixed[1], dtype=float), (n,)).copy()
         for name, expr in self.equations.items():
+            key = f"features.{name}"
             if name == j_name:
+                if self.exclude is not None:
+                    expr(cols, n, rng)
                 cols[name] = np.broadcast_to(np.asarray(fixed[1], dtype=float), (n,)).copy()
                 continue
-            key = f"features.{name}"
             try:
                 cols[name] = self._finite(key, expr, expr(cols, n, rng))
             except ExpressionError as err:
                 raise ParamError(key, str(err)) from None
         return np.column_stack([cols[name] for name in self.names])
 
+    def _kept(self, X: np.ndarray) -> np.ndarray:
+        """Whether each row of X is kept by ``exclude`` (the condition is zero)."""
+        return self._finite("exclude", self.exclude,
+                            self.exclude(self._columns(X), len(X))) == 0
+
+    def _draw(self, n: int, rng: np.random.Generator,
+              fixed: tuple[int, Any] | None = None) -> np.ndarray:
+        """n rows of the features (truncated by ``exclude``: see the module doc); with
+        ``fixed = (j, z)`` under do(x_j = z), ``z`` a number or n numbers."""
+        if self.exclude is None:
+            return self._untruncated(n, rng, fixed)
+        parts, kept = [np.empty((0, len(self.names)))], 0
+        while kept < n:
+            size = min(MAX_ROUND_ROWS, int(np.ceil(1.1 * (n - kept) / self._kept_share)) + 10)
+            seed = int(rng.integers(2**63))
+            rows = self._untruncated(size, np.random.default_rng(seed))
+            keep = np.flatnonzero(self._kept(rows))[:n - kept]
+            if fixed is not None:
+                j, z = fixed
+                values = rows[:, j].copy()  # rejected rows keep their own value
+                values[keep] = np.broadcast_to(np.asarray(z, dtype=float), (n,))[
+                    kept:kept + len(keep)]
+                rows = self._untruncated(size, np.random.default_rng(seed), (j, values))
+            parts.append(rows[keep])
+            kept += len(keep)
+        return np.concatenate(parts)
+
     def sample_features(self, n: int, rng: np.random.Generator) -> np.ndarray:
+        """n rows of every feature (hidden ones included), from the law truncated by
+        ``exclude``."""
         return self._draw(n, rng)
 
     def sample_intervened(self, n: int, rng: np.random.Generator, j: int, z: Any) -> np.ndarray:
         """n rows under do(x_j = z) (``z`` a number or n numbers): column j is z, every
         structural equation is evaluated with it (so those downstream of j change), and the
-        features with a law keep their law (copula partners of j included)."""
+        features with a law keep their law (copula partners of j included). With ``exclude``
+        the units are drawn from the truncated law first (see the module doc)."""
         if not 0 <= j < len(self.names):
             raise IndexError(f"feature {j} of {len(self.names)}")
         return self._draw(n, rng, (j, z))
 
     def f(self, X: np.ndarray) -> np.ndarray:
-        """E(y | x): the expression ``f`` (identity link) or its sigmoid (logistic link)."""
+        """E(y | x) of full rows (hidden features included): the expression ``f`` (identity
+        link) or its sigmoid (logistic link)."""
         eta = self.expression(self._columns(X), len(X))
         return expit(eta) if self.link == "logistic" else eta
 
@@ -320,10 +562,11 @@ class FormulaDGP(DGP):
         return mean + self.noise(len(X), rng)
 
     def sample(self, n: int, rng: np.random.Generator) -> pd.DataFrame:
+        """n rows of the visible features and y (drawn from every feature's value)."""
         X = self.sample_features(n, rng)
         df = pd.DataFrame(X, columns=self.names)
         df["y"] = self.response(X, rng)
-        return df
+        return df.drop(columns=list(self.hidden))
 
     def sample_conditional(
         self, X: np.ndarray, features: Sequence[int], rng: np.random.Generator
@@ -332,8 +575,8 @@ class FormulaDGP(DGP):
         (see the module doc); raises NotImplementedError unless ``has_conditional``."""
         if not self.has_conditional:
             raise NotImplementedError("the conditional law of a formula DGP is known only "
-                                      "without structural equations and with continuous "
-                                      "copula features")
+                                      "without structural equations, exclude and hidden, and "
+                                      "with continuous copula features")
         self._columns(X)
         features = list(features)
         if len(set(features)) != len(features) or not all(
@@ -368,8 +611,9 @@ class FormulaDGP(DGP):
     # --- closed forms for the truths ------------------------------------------------------
 
     def linear(self) -> tuple[float, dict[str, float]] | None:
-        """(intercept, coefficient of every feature) when E(y | x) is linear in the features
-        (identity link, affine ``f``), else None."""
+        """(intercept, coefficient of every feature, hidden ones included) when E(y | x) is
+        linear in the features (identity link, affine ``f``), else None. The ALE b_j (z - z_0)
+        it gives holds under any law, truncated by ``exclude`` or not."""
         form = self.expression.affine() if self.link == "identity" else None
         if form is None:
             return None
@@ -378,8 +622,9 @@ class FormulaDGP(DGP):
     def gaussian(self) -> tuple[np.ndarray, np.ndarray] | None:
         """(mean vector, covariance matrix) of the features, in ``feature_names`` order, when
         they are jointly normal (normal laws, and structural equations affine in earlier
-        features plus normal terms of constant parameters), else None."""
-        if any(m.law != "normal" for m in self.marginals.values()):
+        features plus normal terms of constant parameters) and no ``exclude`` truncates
+        them, else None."""
+        if self.exclude is not None or any(m.law != "normal" for m in self.marginals.values()):
             return None
         p = len(self.names)
         index = {name: i for i, name in enumerate(self.names)}
@@ -403,15 +648,8 @@ class FormulaDGP(DGP):
         return mean, cov
 
     def independent_of(self, j: int) -> bool:
-        """Whether feature j is independent of all the others, read off the structure: it is
-        no structural equation of other features, enters none, and has no nonzero copula
-        correlation."""
-        name = self.names[j]
-        if name in self.equations and self.equations[name].names:
-            return False
-        if any(name in expr.names for expr in self.equations.values()):
-            return False
-        if name in self.block:
-            b = self.block.index(name)
-            return bool(np.all(np.delete(self.correlation[b], b) == 0))
-        return True
+        """Whether feature j is independent of all the others, read off the structure: no
+        structural equation, nonzero copula correlation or ``exclude`` condition joins it to
+        another feature (its group, see :meth:`_groups`, is itself alone)."""
+        group = self.groups[self.names[j]]
+        return sum(g == group for g in self.groups.values()) == 1

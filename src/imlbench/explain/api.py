@@ -162,7 +162,8 @@ class MethodSpec:
 METHODS: Registry[MethodSpec] = Registry("method", providers=(
     "imlbench.explain.methods_importance", "imlbench.explain.methods_effects",
     "imlbench.explain.methods_local", "imlbench.explain.methods_learner",
-    "imlbench.explain.methods_timing", "imlbench.explain.window_mplot"))
+    "imlbench.explain.methods_timing", "imlbench.explain.window_mplot",
+    "imlbench.explain.association"))
 
 
 def method(

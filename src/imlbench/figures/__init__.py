@@ -14,7 +14,9 @@ A study's figure functions are the modules of its ``figures`` package, found by
 :func:`imlbench.studies.load` (registered as ``<study>.<name>``); one function with
 parameters serves every figure that differs only in them. This package holds what they
 share: reading inputs, the house style, the curve and importance drawers, and the generic
-figures any study can name from YAML alone (:mod:`imlbench.figures.generic`).
+figures any study can name from YAML alone (:mod:`imlbench.figures.generic`, and
+:mod:`imlbench.figures.dag` for a causal graph, :mod:`imlbench.figures.curve_grid` for
+every repetition's curve in a grid of panels).
 """
 
 from __future__ import annotations
@@ -51,8 +53,9 @@ class FigureSpec:
                   **with_defaults(self.params, spec.get("params", {})))
 
 
-FIGURES: Registry[FigureSpec] = Registry("figure function",
-                                          providers=("imlbench.figures.generic",))
+FIGURES: Registry[FigureSpec] = Registry(
+    "figure function", providers=("imlbench.figures.generic", "imlbench.figures.dag",
+                                  "imlbench.figures.curve_grid"))
 
 
 def figure(name: str, *, methods: Sequence[str] = (), truths: Sequence[str] = (),

@@ -20,6 +20,15 @@ class TrueFunction:
         self.dgp: Any = None
 
     def bind(self, dgp: Any) -> TrueFunction:
+        """Predict with ``dgp``'s f; refused for a formula DGP with ``hidden`` features, whose
+        f reads columns that the model's X lacks (the data's regression function is f
+        averaged over them)."""
+        hidden = list(getattr(dgp, "hidden", ()))
+        if hidden:
+            raise ValueError(f"the truth learner predicts with the DGP's f, which reads the "
+                             f"hidden feature(s) {', '.join(hidden)} (DGP parameter hidden) "
+                             f"that the model's X lacks; use another learner or a DGP "
+                             f"without hidden")
         self.dgp = dgp
         return self
 

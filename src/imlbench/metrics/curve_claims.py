@@ -10,7 +10,8 @@ quantile with R - 1 degrees of freedom at the normal probability of ``k``
 written into the scorecard row.
 
 ``curve_slope``      the least-squares slope over the grid points with x in [lo, hi] equals
-                     ``value``: |mean - value| <= t' SE + atol
+                     ``value``: |mean - value| <= t' SE + atol; with ``truth``, the slope of
+                     the curve minus that of a truth estimand at the same points
 ``curve_kink``       the slope change at ``at`` (slope on [at, hi] minus slope on [lo, at])
                      equals ``value`` (as above) or exceeds ``min_change``: mean - t' SE >
                      min_change
@@ -21,6 +22,10 @@ written into the scorecard row.
 ``curve_gap``        the RMS or sup gap between the curve and that of another method ``than``
                      (same scenario, learner and repetition) equals, exceeds or stays below
                      ``value``, as ``compare`` says
+``ice_share``        the share of a repetition's ICE curves (rows) that fall (or rise) over
+                     ``range`` (default: each curve's whole grid), read by their change between
+                     its ends (``measure: change``) or their least-squares slope there
+                     (``slope``), compared with ``value`` as ``compare`` says
 ``growth_exponent``  the least-squares slope b of log(column) against log(n) over the rows
                      (e.g. run time against the sample size) lies in [lo, hi]:
                      lo - t' SE <= b <= hi + t' SE, SE the slope's standard error and t' with
@@ -45,6 +50,7 @@ from imlbench.metrics.claims import (
     estimates,
     per_combo,
 )
+from imlbench.metrics.truth_errors import TRUTH, against_truth
 from imlbench.params import choice, feature_name, flag, items, number, study_name, table, text
 from imlbench.stats import mean_and_se, t_multiplier
 
@@ -157,24 +163,41 @@ def _bad_range(claim: dict, lo: float, hi: float, inner: float | None = None) ->
     return f"claim {claim['id']}: range [{lo:g}, {hi:g}] must have {need}"
 
 
+def truth_gaps(claim: dict, t: Tables, learner: str, method: str) -> pd.DataFrame | NoData:
+    """Selector: per repetition, the curve of the claim's ``feature`` minus the truth estimand
+    its ``truth`` names, at the curve's points within the truth's range (columns rep, x,
+    value; :func:`imlbench.metrics.truth_errors.against_truth`, unanchored)."""
+    r = against_truth(claim, t, learner, method)
+    if isinstance(r, NoData):
+        return r
+    r = r[(r["anchor"] == "none") & (r["feature"] == claim["feature"])]
+    if r.empty:
+        return NoData(f"the estimates of {_where(claim, learner, method)} hold no curve of "
+                      f"feature {claim['feature']} within its {claim['truth']} truth")
+    return r[["rep", "x", "error"]].rename(columns={"error": "value"})
+
+
 @claim_kind("curve_slope", params={"feature": feature_name(), "range": RANGE, "value": number(),
-                                   **COMPARE, **TOLERANCE})
+                                   **COMPARE, **TOLERANCE, **TRUTH})
 def curve_slope(claim: dict, t: Tables) -> list[dict]:
     """The least-squares slope of the curve over its grid points with x in [lo, hi], per
     repetition, equals ``value`` (``compare: equal``): |mean - value| <= t' SE + atol, or lies
     above (``above``: mean - t' SE > value) or below it (``below``: mean + t' SE < value);
     SE = sd of the slopes over the R repetitions / sqrt(R), t' the Student-t quantile with
-    R - 1 df at Phi(k)."""
+    R - 1 df at Phi(k). With ``truth`` (an estimand of the scenario's truths, e.g.
+    ``interventional``), the statistic is the slope of curve minus truth at the curve's points
+    (:func:`truth_gaps`): the curve's slope less the truth's, 0 when they are parallel."""
     lo, hi = claim["range"]
+    less = "" if claim["truth"] is None else f" minus its {claim['truth']} truth"
 
     def one(claim: dict, curves: pd.DataFrame, learner: str, method: str) -> dict | NoData:
         s = _slopes(curves, lo, hi)
         return _claimed_row(claim, curves, learner, method, s, _bad_range(claim, lo, hi),
                             f"2 grid points in [{lo:g}, {hi:g}]",
-                            f"slope of {claim['feature']} on [{lo:g}, {hi:g}]",
+                            f"slope of {claim['feature']}{less} on [{lo:g}, {hi:g}]",
                             f", from {s.min():.4g} to {s.max():.4g}")
 
-    return per_combo(claim, t, feature_curves, one)
+    return per_combo(claim, t, feature_curves if claim["truth"] is None else truth_gaps, one)
 
 
 @claim_kind("curve_kink", params={"feature": feature_name(), "at": number(), "range": RANGE,
@@ -273,6 +296,74 @@ def missing_at_max(claim: dict, t: Tables) -> list[dict]:
     return per_combo(claim, t, feature_curves, one)
 
 
+DIRECTIONS = ("falling", "rising")
+
+
+def _ice_rows(claim: dict, t: Tables, learner: str, method: str) -> pd.DataFrame | NoData:
+    """Selector: the ICE curves (rep, row, x, value) of the claim's ``feature``."""
+    r = estimates("other")(claim, t, learner, method)
+    if isinstance(r, NoData):
+        return r
+    where = f"{claim['where']['scenario']}/{learner}/{method}"
+    if "row" not in r:
+        return NoData(f"the estimates of {where} are no ICE curves (no column row)")
+    r = r[r["feature"] == claim["feature"]].dropna(subset=["x", "value"])
+    if r.empty:
+        return NoData(f"the estimates of {where} hold no ICE curve of {claim['feature']}")
+    return r if "rep" in r else r.assign(rep=0)
+
+
+def _ice_changes(g: pd.DataFrame, measure: str, span: list[float] | None) -> np.ndarray | None:
+    """Per row of one repetition's ICE curves: the value at the range's upper end minus at its
+    lower end (read linearly; ``change``) or the least-squares slope over the grid points in
+    it (``slope``); None when the grid does not span the range."""
+    wide = g.pivot_table(index="row", columns="x", values="value", aggfunc="mean")
+    xs = wide.columns.to_numpy(float)
+    lo, hi = (xs.min(), xs.max()) if span is None else span
+    if lo < xs.min() or hi > xs.max():
+        return None
+    v = wide.to_numpy(float)
+    if measure == "change":
+        return np.array([np.interp(hi, xs, row) - np.interp(lo, xs, row) for row in v])
+    inside = (xs >= lo) & (xs <= hi)
+    return np.array([ls_slope(xs[inside], row[inside]) for row in v])
+
+
+@claim_kind("ice_share", params={"feature": feature_name(), "direction": choice("falling",
+                                                                             DIRECTIONS),
+                                 "measure": choice("change", ("change", "slope")),
+                                 "range": items(number(), None, length=2, nullable=True),
+                                 "value": number(), **COMPARE, **TOLERANCE})
+def ice_share(claim: dict, t: Tables) -> list[dict]:
+    """The share of ICE curves that fall (``direction: falling``: change or slope below 0) or
+    rise (above 0) over ``range``, per repetition (repetitions whose grid does not span the
+    range left out), compared with ``value`` as ``compare`` says; for centred ICE (0 at the
+    smallest x) over the whole grid, the curves that end below or above their start."""
+    sign = 1.0 if claim["direction"] == "rising" else -1.0
+
+    def one(claim: dict, r: pd.DataFrame, learner: str, method: str) -> dict | NoData:
+        share, counts = {}, []
+        for rep, g in r.groupby("rep"):
+            c = _ice_changes(g, claim["measure"], claim["range"])
+            if c is not None:
+                share[rep] = float(np.mean(sign * c > 0))
+                counts.append(len(c))
+        d = pd.Series(share, dtype=float)
+        if len(d) < 2:
+            span = "" if claim["range"] is None else " spanning [{:g}, {:g}]".format(
+                *claim["range"])
+            return NoData(f"an SE over repetitions needs ICE curves{span} in 2 repetitions or "
+                          f"more; {claim['where']['scenario']}/{learner}/{method} has them in "
+                          f"{len(d)}")
+        return compared_row(claim, learner, method, d,
+                            f"share of {claim['direction']} ICE curves of {claim['feature']} "
+                            f"(by their {claim['measure']})", value=claim["value"],
+                            compare=claim["compare"], atol=claim["atol"],
+                            more=f", {min(counts)} to {max(counts)} curves each")
+
+    return per_combo(claim, t, _ice_rows, one)
+
+
 @claim_kind("growth_exponent", params={"column": text("seconds"), "range": RANGE,
                                        "feature": feature_name(None), **TOLERANCE})
 def growth_exponent(claim: dict, t: Tables) -> list[dict]:
@@ -329,12 +420,14 @@ def anchored_errors(rep: pd.DataFrame, at: float | None) -> tuple[np.ndarray, fl
 
 @claim_kind("curve_error", params={
     "feature": feature_name(), "measure": choice("rms", ("rms", "sup")), "max": number(minimum=0),
-    "relative": flag(True), "at": number(None, nullable=True), "k": TOLERANCE["k"]})
+    "relative": flag(True), "at": number(None, nullable=True), "k": TOLERANCE["k"], **TRUTH})
 def curve_error(claim: dict, t: Tables) -> list[dict]:
-    """The curve is close to its closed-form truth: per repetition, both are shifted to 0 at
+    """The curve is close to its closed-form truth (its own estimand, or the one ``truth``
+    names): per repetition, both are shifted to 0 at
     x = ``at`` (default: the curve's smallest x, where StratPD is 0 by construction) and
     e(x) = curve(x) - truth(x) over the curve's points within the truth's range
-    (``metrics/truth_error_reps.parquet``); the error is the RMS (``measure: rms``) or the
+    (``metrics/truth_error_reps.parquet``, or :func:`imlbench.metrics.truth_errors.
+    against_truth`); the error is the RMS (``measure: rms``) or the
     largest |e| (``sup``), divided by the truth's range over those points when ``relative``.
     Holds when mean + t' SE < ``max`` (one-sided), SE = sd over the R repetitions /
     sqrt(R), t' the Student-t quantile with R - 1 df at Phi(k). Both measures are reported."""
@@ -342,7 +435,8 @@ def curve_error(claim: dict, t: Tables) -> list[dict]:
 
     def compared_curve(claim: dict, t: Tables, learner: str, method: str
                        ) -> pd.DataFrame | NoData:
-        r = estimates("truth_error_reps")(claim, t, learner, method)
+        r = (estimates("truth_error_reps") if claim["truth"] is None else against_truth)(
+            claim, t, learner, method)
         if not isinstance(r, NoData):
             r = r[(r["anchor"] == "none") & (r["feature"] == claim["feature"])]
         if isinstance(r, NoData) or r.empty:

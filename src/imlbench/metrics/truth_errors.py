@@ -49,6 +49,13 @@ Claim kinds (parameters are typed, see :func:`imlbench.metrics.claims.claim_kind
 
 ``matches_truth``     the estimate equals the truth within k SE at every point
 ``closer_to_truth``   method A is closer to the truth than method ``than`` (paired over reps)
+
+Both compare a method with the estimand it estimates (the tables above), unless the claim
+names another with ``truth:`` (:data:`TRUTH`), e.g. ``truth: interventional``: a PDP against
+E[Y | do(x_j)], which equals the PD when the back-door criterion holds for x_j and its
+complement (Pearl's adjustment formula; Zhao & Hastie 2018). The claims stage then compares
+the method's estimates with that truth of the scenario itself (:func:`against_truth`), in the
+same way as the summaries compare them with their own.
 """
 
 from __future__ import annotations
@@ -61,18 +68,19 @@ import pandas as pd
 from imlbench.config import Study
 from imlbench.explain.api import METHODS
 from imlbench.explain.api import estimand_of as registered_estimand
-from imlbench.explain.estimands import TRUTH_COLUMNS, held_by
+from imlbench.explain.estimands import TABLE_OF, TRUTH_COLUMNS, held_by
 from imlbench.metrics.claims import (
     Check,
     NoData,
     Tables,
     claim_kind,
     claim_row,
+    estimates,
     paired,
     per_combo,
     select_rows,
 )
-from imlbench.params import choice, feature_names, number, study_name
+from imlbench.params import choice, feature_names, items, number, study_name
 from imlbench.stats import mean_and_se, t_multiplier
 
 KEYS = ["scenario", "learner", "method"]
@@ -255,9 +263,36 @@ def summarise_errors(reps: pd.DataFrame) -> pd.DataFrame:
 
 # --- claim kinds --------------------------------------------------------------------------
 
-#: parameters of both kinds: the features compared (default: all) and the anchoring of curves
-SELECT = {"features": feature_names(), "anchor": choice("mean", ANCHORS)}
+#: the truth estimand a claim compares with instead of the one its method estimates (null:
+#: that one), e.g. ``interventional`` for a PDP
+TRUTH = {"truth": choice(None, tuple(TABLE_OF), nullable=True)}
+#: parameters of both kinds: the features compared (default: all), the range of x of the
+#: curve points compared (default: all), the anchoring of curves and the truth compared with
+SELECT = {"features": feature_names(), "range": items(number(), None, length=2, nullable=True),
+          "anchor": choice("mean", ANCHORS), **TRUTH}
 KINDS = ("matches_truth", "closer_to_truth")
+
+
+def against_truth(claim: dict, t: Tables, learner: str, method: str) -> pd.DataFrame | NoData:
+    """Selector (:func:`imlbench.metrics.claims.per_combo`): per repetition and point (columns
+    :data:`REP_COLUMNS`), the estimates of the claim's scenario, ``learner`` and ``method``
+    (``Tables.other``) against the truth estimand the claim's ``truth`` names, from the
+    scenario's truth tables (``Tables.truths``), as :func:`rep_errors` compares them; or why
+    there are none."""
+    est = estimates("other")(claim, t, learner, method)
+    if isinstance(est, NoData):
+        return est
+    scenario, estimand = claim["where"]["scenario"], claim["truth"]
+    truth = long_truths({k: v for k, v in t.truths.items() if k[0] == scenario}).get(scenario)
+    held = [] if truth is None else list(dict.fromkeys(truth["estimand"]))
+    if estimand not in held:
+        return NoData(f"the truths of scenario {scenario} hold no estimand {estimand} (they "
+                      f"hold: {', '.join(held) or 'none'})")
+    reps = rep_errors(est.dropna(axis=1, how="all"), truth, estimand)
+    if reps.empty:
+        return NoData(f"no estimate of {scenario}/{learner}/{method} lies within the range of "
+                      f"its {estimand} truth")
+    return reps
 
 
 def _compared(table: pd.DataFrame, claim: dict, learner: str, method: str) -> pd.DataFrame:
@@ -268,21 +303,37 @@ def _compared(table: pd.DataFrame, claim: dict, learner: str, method: str) -> pd
     r = select_rows(table, claim["where"]["scenario"], learner, method)
     if claim["features"]:
         r = r[r["feature"].isin(claim["features"])]
+    if claim["range"] is not None:
+        lo, hi = claim["range"]
+        r = r[r["x"].between(lo, hi) | r["x"].isna()]
     return r[(r["anchor"] == claim["anchor"]) | r["x"].isna()]
 
 
 def _points(claim: dict, t: Tables, learner: str, method: str) -> pd.DataFrame | NoData:
     """Selector (:func:`imlbench.metrics.claims.per_combo`): the claim's rows of
     ``truth_errors`` (per point over the repetitions), or why there are none
-    (:func:`_missing`)."""
-    r = _compared(t.truth_errors, claim, learner, method)
-    return NoData(_missing(t.truth_errors, claim, learner, method)) if r.empty else r
+    (:func:`_missing`); with a ``truth``, those of :func:`against_truth` summarised by
+    :func:`summarise_errors`."""
+    table = t.truth_errors
+    if claim["truth"] is not None:
+        reps = against_truth(claim, t, learner, method)
+        if isinstance(reps, NoData):
+            return reps
+        table = summarise_errors(reps)
+    r = _compared(table, claim, learner, method)
+    return NoData(_missing(table, claim, learner, method)) if r.empty else r
 
 
 def _per_rep(claim: dict, t: Tables, learner: str, method: str) -> pd.DataFrame | NoData:
-    """Selector: the claim's rows of ``truth_error_reps`` (per repetition); none: the caller
-    of :func:`imlbench.metrics.claims.evaluate` says why."""
-    r = _compared(t.truth_error_reps, claim, learner, method)
+    """Selector: the claim's rows of ``truth_error_reps`` (per repetition; with a ``truth``,
+    of :func:`against_truth`); none: the caller of
+    :func:`imlbench.metrics.claims.evaluate` says why."""
+    table = t.truth_error_reps
+    if claim["truth"] is not None:
+        table = against_truth(claim, t, learner, method)
+        if isinstance(table, NoData):
+            return table
+    r = _compared(table, claim, learner, method)
     return NoData() if r.empty else r
 
 
@@ -302,13 +353,13 @@ def _missing(table: pd.DataFrame, claim: dict, learner: str, method: str) -> str
 @claim_kind("matches_truth", params={"k": number(3.0, minimum=0), "atol": number(0.0, minimum=0),
                                      **SELECT})
 def matches_truth(claim: dict, t: Tables) -> list[dict]:
-    """The estimate equals the truth: at every selected (feature, x), |bias| <= k' SE + atol,
-    SE = sqrt(se^2 + truth_se^2): se = sd of the error over the repetitions / sqrt(reps), and
-    the truth's own Monte Carlo SE (0 for closed forms); k' is the Student-t quantile with
-    reps - 1 degrees of freedom at the normal probability of k (:func:`imlbench.stats.
-    t_multiplier`), as the SE is estimated from the repetitions. Needs two repetitions or more
-    at every point. Verdict and power per :class:`imlbench.metrics.claims.Check` (relative to
-    the truth's range over the points)."""
+    """The estimate equals the truth (its own estimand, or the claim's ``truth``): at every
+    selected (feature, x), |bias| <= k' SE + atol, SE = sqrt(se^2 + truth_se^2): se = sd of the
+    error over the repetitions / sqrt(reps), and the truth's own Monte Carlo SE (0 for closed
+    forms); k' is the Student-t quantile with reps - 1 degrees of freedom at the normal
+    probability of k (:func:`imlbench.stats.t_multiplier`), as the SE is estimated from the
+    repetitions. Needs two repetitions or more at every point. Verdict and power per
+    :class:`imlbench.metrics.claims.Check` (relative to the truth's range over the points)."""
     k, atol = claim["k"], claim["atol"]
 
     def one(claim: dict, r: pd.DataFrame, learner: str, method: str) -> dict | NoData:
@@ -342,7 +393,8 @@ def _mse_by_rep(reps: pd.DataFrame) -> pd.Series:
 @claim_kind("closer_to_truth", params={"than": study_name("methods"),
                                        "z": number(2.0, minimum=0), **SELECT})
 def closer_to_truth(claim: dict, t: Tables) -> list[dict]:
-    """The claim's method is closer to its truth than method ``than`` to its own, in RMSE over
+    """The claim's method is closer to its truth than method ``than`` to its own (both to the
+    claim's ``truth`` when it names one), in RMSE over
     the selected points and repetitions, paired over the repetitions both have (the same data
     sets): d_r = MSE_r(method) - MSE_r(than), MSE_r the mean squared error of repetition r over
     the method's points; reproduced when mean(d) + z' SE(d) < 0, SE(d) = sd(d) / sqrt(reps),

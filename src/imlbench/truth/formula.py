@@ -53,19 +53,36 @@ E[(m(X) - m(X~))^2], estimated without e (the same mean, without the noise's var
 ratio E[(Y - m(X~))^2] / E[(Y - m(X))^2] is (noise_sd^2 + difference) / noise_sd^2. The ranks of
 the true importances are computed where they are read (:func:`imlbench.metrics.ranks.truth_ranks`).
 
-Exchangeable features share one estimate. Swapping features a and b leaves the joint law and
-m unchanged when both have a law (no structural equation) that no structural equation reads,
-their laws are the same (law and parameters; categorical: the probabilities of the codes),
-their copula correlations with every other feature are equal (features outside the copula
-block: 0), and m(x) = m(x with x_a, x_b swapped) on :data:`N_SYMMETRY` rows drawn from the
-law, to a relative :data:`SYMMETRY_RTOL` (rounding of a reordered sum). Then their marginal
-and conditional PFIs are equal, and so for every pair of a class joined by such swaps
-(:func:`exchangeable_classes`). Their Monte Carlo estimates, however, differ by noise, which
-would order them by chance. So each row's PFI terms of a class's features are replaced by
-their mean over the class: every feature of the class gets the same value, an unbiased
-estimate of the common PFI, with the standard error of that per-row mean (the terms of one row
-are correlated: they share X). Their tie is then exact (equal values), and the ranks keep it.
-Closed forms need no pooling (ties to rounding are tied where the ranks are read).
+Under ``exclude`` every truth is one of the truncated law: the rows come from
+``sample_features`` (rejection sampling), no closed form of the joint law applies (the ALE's
+linear closed form holds under any law), and conditional laws are binned as for structural
+equations. Features of ``hidden`` are read by m but are no columns of the data: the model's
+regression function is m_v(x_v) = E_H[m(x_v, H)], H independent of the visible features (see
+:mod:`imlbench.dgp.formula`). The ``effects`` of a visible feature computed from full rows are
+those of m_v (shown there); the hidden features keep their rows (m reads them). ``importance``
+is that of m_v and holds the visible features only: the marginal PFI E[(m_v(X_v) -
+m_v(X~_v))^2] is estimated without bias by the product (m(X_v, H1) - m(X~_v, H1)) (m(X_v, H2) -
+m(X~_v, H2)) with H1, H2 two independent draws of the hidden features (given the visible rows,
+its factors are independent with mean m_v(X_v) - m_v(X~_v) each); the square of one factor
+would add E[Var_H(m(X_v, H) - m(X~_v, H))]. The conditional kinds and the ratios are left out:
+the exact conditional law is not offered, and the noise of m_v is no longer noise_sd (it adds
+Var_H m(x_v, H)). The closed form 2 b_j^2 S_jj of a linear f stays that of m_v (m_v is linear
+with the same visible coefficients). Exchangeable classes (below) are pooled over their visible
+features: a swap of two visible features that leaves m and the law unchanged leaves m_v so.
+
+Exchangeable features share one estimate. Swapping features a and b leaves the joint law and m
+unchanged when both have a law (no structural equation) that no structural equation and no
+``exclude`` condition reads, their laws are the same (law and parameters; categorical: the
+probabilities of the codes), their copula correlations with every other feature are equal
+(features outside the copula block: 0), and m(x) = m(x with x_a, x_b swapped) on
+:data:`N_SYMMETRY` rows drawn from the law, to a relative :data:`SYMMETRY_RTOL` (rounding of a
+reordered sum). Then their marginal and conditional PFIs are equal, and so for every pair of a
+class joined by such swaps (:func:`exchangeable_classes`). Their Monte Carlo estimates, however,
+differ by noise, which would order them by chance. So each row's PFI terms of a class's features
+are replaced by their mean over the class: every feature of the class gets the same value, an
+unbiased estimate of the common PFI, with the standard error of that per-row mean (the terms of
+one row are correlated: they share X). Their tie is then exact (equal values), and the ranks
+keep it. Closed forms need no pooling (ties to rounding are tied where the ranks are read).
 
 Closed forms (identity link, f linear: ``linear()``, features jointly normal: ``gaussian()``,
 mean mu, covariance S): PD b_j z + sum_{k != j} b_k mu_k + intercept; ALE b_j (z - z_0) (f
@@ -348,7 +365,8 @@ def effects_table(d: FormulaDGP, fixed_rng: FixedRng, *, closed: bool = True) ->
 
 def _importance_frames(features: list[str], kind: str, value: np.ndarray,
                        se: np.ndarray | float, noise_sd: float) -> list[pd.DataFrame]:
-    """The PFI ``pfi_<kind>`` of every feature and, when noise_sd > 0, its ratio."""
+    """The PFI ``pfi_<kind>`` of every feature and, when noise_sd > 0, its ratio (noise_sd 0:
+    no ratio)."""
     se = np.broadcast_to(se, value.shape)
     out = [truth_frame(f"pfi_{kind}", features, value, se=se)]
     if noise_sd > 0:
@@ -369,7 +387,8 @@ def _swappable(d: FormulaDGP, a: int, b: int, R: np.ndarray) -> bool:
     """Whether swapping features a and b leaves the joint law unchanged (see the module doc),
     given R, the copula correlation of all features (0 outside the copula block)."""
     names = d.feature_names
-    read = {n for expr in d.equations.values() for n in expr.names}
+    conditions = [*d.equations.values(), *([d.exclude] if d.exclude is not None else [])]
+    read = {n for expr in conditions for n in expr.names}
     if any(names[k] not in d.marginals or names[k] in read for k in (a, b)):
         return False
     others = [k for k in range(len(names)) if k not in (a, b)]
@@ -416,36 +435,51 @@ def _pooled(terms: np.ndarray, classes: list[list[int]], kinds: int) -> np.ndarr
 def importance_table(d: FormulaDGP, fixed_rng: FixedRng, *, closed: bool = True
                      ) -> pd.DataFrame:
     """The ``importance`` table (see the module doc); ``closed=False``: Monte Carlo only."""
-    noise_sd = float(d.noise_sd)
+    names = d.feature_names
+    targets = [j for j, name in enumerate(names) if name not in d.hidden]
+    hidden = [j for j, name in enumerate(names) if name in d.hidden]
+    noise_sd = 0.0 if hidden else float(d.noise_sd)
     lg = linear_gaussian(d) if closed else None
     exact: dict[str, np.ndarray] = {}
     if lg is not None:
-        exact["marginal"] = 2 * lg.b**2 * np.diag(lg.S)
-        if lg.definite:
+        exact["marginal"] = (2 * lg.b**2 * np.diag(lg.S))[targets]
+        if lg.definite and not hidden:
             exact["conditional"] = 2 * lg.b**2 * conditional_variances(lg.S)
     kinds = [k for k in ("marginal", "conditional")
              if k not in exact and (k == "marginal" or d.has_conditional)]
-    classes = exchangeable_classes(d, fixed_rng("formula:exchangeable")) if kinds else []
+    classes = [[targets.index(j) for j in c if j in targets]
+               for c in exchangeable_classes(d, fixed_rng("formula:exchangeable"))] \
+        if kinds else []
 
     def values(k: int, r: np.random.Generator) -> np.ndarray:
         X, fresh = d.sample_features(k, r), d.sample_features(k, r)
         base = d.f(X)
+        if hidden:  # X with a second, independent draw of the hidden features
+            X2 = X.copy()
+            X2[:, hidden] = d.sample_features(k, r)[:, hidden]
+            base2 = d.f(X2)
         out = []
-        for j in range(len(d.feature_names)):
+        for j in targets:
             for kind in kinds:
                 Xt = X.copy()
                 Xt[:, j] = fresh[:, j] if kind == "marginal" else \
                     d.sample_conditional(X, [j], r)[:, 0]
-                out.append((base - d.f(Xt)) ** 2)
-        return _pooled(np.column_stack(out), classes, len(kinds))
+                if hidden:
+                    X2t = X2.copy()
+                    X2t[:, j] = Xt[:, j]
+                    out.append((base - d.f(Xt)) * (base2 - d.f(X2t)))
+                else:
+                    out.append((base - d.f(Xt)) ** 2)
+        return _pooled(np.column_stack(out), [c for c in classes if len(c) > 1], len(kinds))
 
     estimates = {kind: (value, 0.0) for kind, value in exact.items()}
     if kinds:
         value, se = monte_carlo(values, fixed_rng("formula:importance"))
         estimates |= {kind: (value[i::len(kinds)], se[i::len(kinds)])
                       for i, kind in enumerate(kinds)}
+    features = [names[j] for j in targets]
     frames = [f for kind in ("marginal", "conditional") if kind in estimates
-              for f in _importance_frames(d.feature_names, kind, *estimates[kind], noise_sd)]
+              for f in _importance_frames(features, kind, *estimates[kind], noise_sd)]
     return pd.concat(frames, ignore_index=True)
 
 

@@ -233,5 +233,5 @@ def test_ice_claims_count_shapes_and_falling_curves():
     assert _run("distinct_curves", t, feature="x1", value=2)["verdict"] == NOT_REPRODUCED
     assert _run("distinct_curves", t, feature="x1", value=5,
                 compare="at_most")["verdict"] == REPRODUCED
-    share = _run("falling_share", t, feature="x1", range=[2.0, 8.0], value=0.5, compare="below")
+    share = _run("ice_share", t, feature="x1", range=[2.0, 8.0], value=0.5, compare="below")
     assert share["verdict"] == REPRODUCED and "0.25" in share["reproduced"]

@@ -511,32 +511,3 @@ def distinct_curves(claim: dict, t: Tables) -> list[dict]:
                          holds)
 
     return per_combo(claim, t, _ice, one)
-
-
-@claim_kind("falling_share", params={"feature": feature_name(), "range": RANGE,
-                                     "value": number(), **COMPARE, **TOLERANCE})
-def falling_share(claim: dict, t: Tables) -> list[dict]:
-    """The share of ICE curves (rows) whose value falls over ``range`` (value at its upper end
-    below the value at its lower end, interpolated), per repetition, against ``value`` as
-    ``compare`` says."""
-    lo, hi = claim["range"]
-
-    def one(claim: dict, r: pd.DataFrame, learner: str, method: str) -> dict | NoData:
-        share = {}
-        for rep, g in r.groupby("rep"):
-            wide = g.pivot(index="row", columns="x", values="value")
-            xs = wide.columns.to_numpy(float)
-            if lo < xs.min() or hi > xs.max():
-                continue
-            v = wide.to_numpy()
-            at_lo = np.array([np.interp(lo, xs, row) for row in v])
-            at_hi = np.array([np.interp(hi, xs, row) for row in v])
-            share[rep] = float(np.mean(at_hi < at_lo))
-        d = pd.Series(share, dtype=float)
-        few = _few(d, _where(claim, learner, method), f"ICE curves spanning [{lo:g}, {hi:g}]")
-        if few:
-            return few
-        return compared_row(claim, learner, method, d, "share of falling curves",
-                            value=claim["value"], compare=claim["compare"], atol=claim["atol"])
-
-    return per_combo(claim, t, _ice, one)

@@ -1,0 +1,160 @@
+"""The claim kinds of the book's ch. 3.3 simulations (:mod:`imlbench.studies.book_pdp.ch3_sim`),
+each on a case that holds and one that fails, from synthetic PDP curves and truth tables."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from imlbench.explain.estimands import TRUTH_COLUMNS
+from imlbench.metrics.claims import CLAIMS, NO_DATA, NOT_REPRODUCED, REPRODUCED, Tables
+from imlbench.studies.book_pdp import ch3_sim  # noqa: F401  (registers the kinds)
+
+X = np.linspace(-3, 3, 50)
+REPS = 20
+
+
+def _curves(scenario: str, learner: str, values, feature: str = "x1") -> pd.DataFrame:
+    """Curves (rep, x, value) of ``values(rep, x)`` for 20 repetitions, each on a grid that
+    differs slightly (as PDP grids from min to max of each data set do)."""
+    rows = []
+    for rep in range(REPS):
+        x = X * (1 + 0.01 * (rep % 3))
+        rows.append(pd.DataFrame({"scenario": scenario, "learner": learner, "method": "pdp",
+                                  "rep": rep, "feature": feature, "x": x,
+                                  "value": values(rep, x)}))
+    return pd.concat(rows, ignore_index=True)
+
+
+def _truth(scenario: str, f, feature: str = "x1", points: int = 19) -> dict:
+    grid = np.linspace(-1.6, 1.6, points)
+    t = pd.DataFrame({"estimand": "pd", "feature": feature, "row": -1, "x": grid,
+                      "value": f(grid), "se": 0.0, "lo": np.nan, "hi": np.nan})
+    return {(scenario, "effects"): t[list(TRUTH_COLUMNS)]}
+
+
+def _row(kind: str, tables: Tables, scenario: str = "a", learner: str = "rf", **params) -> dict:
+    claim = {"id": "c", "kind": kind, "figure": "f", "text": "t", "published": "p",
+             "where": {"scenario": scenario, "learner": learner, "method": "pdp"},
+             "feature": "x1", "range": [-2.0, 2.0], **params}
+    (row,) = CLAIMS.get(kind)(claim, tables)
+    return row
+
+
+def _tables(*frames: pd.DataFrame, truths: dict | None = None) -> Tables:
+    return Tables(ranked=pd.DataFrame(), truth={}, other=pd.concat(frames, ignore_index=True),
+                  truths=truths or {})
+
+
+def _number_after(prefix: str, text: str) -> float:
+    return float(re.search(re.escape(prefix) + r"(-?[0-9.]+)", text).group(1))
+
+
+def _noise(scale: float):
+    rng = np.random.default_rng(int(scale * 1000))
+    shifts = rng.normal(0, scale, REPS)
+    slopes = rng.normal(0, scale, REPS)
+    return shifts, slopes
+
+
+def test_ratio_of_ranges_between_scenarios():
+    # slope 1 against slope 0.5 (+- a little): ranges 4 and 2 on [-2, 2]
+    _, s = _noise(0.02)
+    wide = _curves("a", "rf", lambda r, x: (1 + s[r]) * x)
+    narrow = _curves("b", "rf", lambda r, x: (0.5 + s[r]) * x)
+    t = _tables(wide, narrow)
+    holds = _row("ch3sim_ratio", t, scenario="b", statistic="range", than_scenario="a",
+                 value=1.0, compare="below")
+    fails = _row("ch3sim_ratio", t, scenario="a", statistic="range", than_scenario="b",
+                 value=1.0, compare="below")
+    assert holds["verdict"] == REPRODUCED
+    assert _number_after("ratio ", holds["reproduced"]) == pytest.approx(0.5, abs=0.02)
+    assert fails["verdict"] == NOT_REPRODUCED
+
+
+def test_ratio_of_spreads_between_learners():
+    a_shift, _ = _noise(0.3)
+    b_shift, _ = _noise(0.05)
+    t = _tables(_curves("a", "rf", lambda r, x: x + a_shift[r]),
+                _curves("a", "lm", lambda r, x: x + b_shift[r]))
+    holds = _row("ch3sim_ratio", t, statistic="spread", than_learner="lm", compare="above")
+    fails = _row("ch3sim_ratio", t, learner="lm", statistic="spread", than_learner="rf",
+                 compare="above")
+    assert holds["verdict"] == REPRODUCED
+    assert fails["verdict"] == NOT_REPRODUCED
+
+
+def test_ratio_of_errors_against_the_true_pd():
+    _, s = _noise(0.02)
+    truths = {**_truth("a", lambda g: g), **_truth("b", lambda g: g)}
+    good = _curves("a", "rf", lambda r, x: (1 + s[r]) * x)  # close to its truth x
+    bad = _curves("b", "rf", lambda r, x: (0.5 + s[r]) * x)  # half its slope
+    t = _tables(good, bad, truths=truths)
+    holds = _row("ch3sim_ratio", t, scenario="b", statistic="error", than_scenario="a",
+                 compare="above")
+    fails = _row("ch3sim_ratio", t, scenario="b", statistic="error", than_scenario="a",
+                 value=1.0)  # "equally far": the errors differ tenfold
+    assert holds["verdict"] == REPRODUCED
+    assert fails["verdict"] == NOT_REPRODUCED
+
+
+def test_ratio_without_the_other_side_has_no_data():
+    t = _tables(_curves("a", "rf", lambda r, x: x))
+    row = _row("ch3sim_ratio", t, statistic="range", than_scenario="b")
+    assert row["verdict"] == NO_DATA and row["reason"]
+
+
+def test_pull_toward_a_common_effect():
+    # own truth sin(3x); target x + sin(3x); curves halfway: lambda 0.5 (+- noise)
+    _, s = _noise(0.05)
+    truths = _truth("a", lambda g: np.sin(3 * g))
+    half = _curves("a", "rf", lambda r, x: np.sin(3 * x) + (0.5 + s[r]) * x + 0.3)
+    t = _tables(half, truths=truths)
+    above = _row("ch3sim_pull", t, toward="x + sin(3*x)", value=0.0, compare="above")
+    below = _row("ch3sim_pull", t, toward="x + sin(3*x)", value=1.0, compare="below")
+    equal_zero = _row("ch3sim_pull", t, toward="x + sin(3*x)", value=0.0)
+    assert above["verdict"] == REPRODUCED and below["verdict"] == REPRODUCED
+    assert equal_zero["verdict"] == NOT_REPRODUCED
+    assert _number_after("]: ", above["reproduced"]) == pytest.approx(0.5, abs=0.03)
+
+
+def test_a_flattened_own_effect_is_not_a_pull():
+    # the own effect sin(3x) at 60% of its amplitude, no x term: lambda 0, not the 0.4 x
+    # share that a flatter sine has in common with x on [-1.6, 1.6] (a fine truth grid, so
+    # that its linear interpolation does not differ from the sine)
+    truths = _truth("a", lambda g: np.sin(3 * g), points=2001)
+    flat = _curves("a", "rf", lambda r, x: (0.6 + 0.01 * r) * np.sin(3 * x))
+    t = _tables(flat, truths=truths)
+    holds = _row("ch3sim_pull", t, toward="x + sin(3*x)", value=0.0, atol=0.01)
+    fails = _row("ch3sim_pull", t, toward="x + sin(3*x)", value=0.0, compare="above")
+    assert holds["verdict"] == REPRODUCED and fails["verdict"] != REPRODUCED
+
+
+def test_a_linear_pull_is_the_excess_slope():
+    # own effect x, target 2x (collinear: alpha fixed at 1): slope 1.3 is lambda 0.3
+    t = _tables(_curves("a", "rf", lambda r, x: (1.3 + 0.01 * (r % 5)) * x),
+                truths=_truth("a", lambda g: g))
+    row = _row("ch3sim_pull", t, toward="2*x", value=0.32, atol=0.01)
+    assert row["verdict"] == REPRODUCED
+    assert _row("ch3sim_pull", t, toward="2*x", value=1.0, compare="above")["verdict"] \
+        == NOT_REPRODUCED
+
+
+def test_ratio_not_larger():
+    _, s = _noise(0.02)
+    t = _tables(_curves("a", "rf", lambda r, x: (1 + s[r]) * x),
+                _curves("b", "rf", lambda r, x: (0.5 + s[r]) * x))
+    smaller = _row("ch3sim_ratio", t, scenario="b", statistic="range", than_scenario="a",
+                   compare="at_most")
+    larger = _row("ch3sim_ratio", t, scenario="a", statistic="range", than_scenario="b",
+                  compare="at_most")
+    assert smaller["verdict"] == REPRODUCED and larger["verdict"] == NOT_REPRODUCED
+
+
+def test_pull_refuses_a_bad_target():
+    t = _tables(_curves("a", "rf", lambda r, x: x), truths=_truth("a", lambda g: g))
+    with pytest.raises(ValueError, match="claim c: toward"):
+        _row("ch3sim_pull", t, toward="x + y1")
