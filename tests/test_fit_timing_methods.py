@@ -32,13 +32,19 @@ def test_model_fit_reports_r2_on_training_test_and_out_of_bag_rows():
     out = METHODS.get("model_fit")(_ctx(lm, X, y, dgp.feature_names, dgp, Xt, yt), {},
                                    np.random.default_rng(0))
     r2 = dict(zip(out["metric"], out["value"], strict=True))
-    assert set(r2) == {"r2_train", "r2_test"}  # no forest, no out-of-bag R^2
+    # no forest, no out-of-bag R^2
+    assert set(r2) == {"r2_train", "r2_test", "mse_train", "mse_test"}
     assert r2["r2_train"] == pytest.approx(lm.score(X, y), abs=1e-12)
     assert r2["r2_test"] == pytest.approx(lm.score(Xt, yt), abs=1e-12)
+    assert r2["mse_train"] == pytest.approx(np.mean((y - lm.predict(X)) ** 2), rel=1e-12)
+    assert r2["mse_test"] == pytest.approx(np.mean((yt - lm.predict(Xt)) ** 2), rel=1e-12)
+    # the MSE is SSE / n, so R^2 = 1 - MSE / (population variance of y)
+    assert r2["r2_test"] == pytest.approx(1 - r2["mse_test"] / yt.var(), abs=1e-12)
     forest = RandomForestRegressor(50, oob_score=True, random_state=0).fit(X, y)
     out = METHODS.get("model_fit")(_ctx(forest, X, y, dgp.feature_names, dgp), {},
                                    np.random.default_rng(0))
     r2 = dict(zip(out["metric"], out["value"], strict=True))
+    assert "mse_test" not in r2 and "mse_train" in r2  # no test rows, no test MSE
     # scikit-learn's own out-of-bag R^2 of the same forest (every row is out of bag for
     # some of 50 trees: P(in every bag) = (1 - 1/n)^(50 n) ~ e^-50)
     assert r2["r2_oob"] == pytest.approx(forest.oob_score_, abs=1e-9)

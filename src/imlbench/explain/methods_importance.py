@@ -116,8 +116,8 @@ def _cvirf(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.Da
 
 def _relearn(scheme: str):
     def run(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
-        """The training-loss increase of the learner refitted without x_j (drop), with x_j
-        permuted (permute) or drawn from its conditional law (conditional)."""
+        """The training-loss increase of the learner refitted with x_j permuted (permute) or
+        drawn from its conditional law (conditional)."""
         sampler = ctx.dgp.sample_conditional if scheme == "conditional" else None
         df = relearn_importance(ctx.fit, ctx.predict, ctx.X, ctx.y, scheme=scheme,
                                 features=ctx.features(params), rng=rng, sampler=sampler)
@@ -126,7 +126,19 @@ def _relearn(scheme: str):
     return run
 
 
-method("loco", kind="importance", params=FEATURES)(_relearn("drop"))
+@method("loco", kind="importance", params={
+    **FEATURES, **DATA, **{k: PFI_OPTIONS[k] for k in ("loss", "contrast")}})
+def _loco(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
+    """Leave one covariate out (Lei et al. 2018; Hooker et al. 2021, VI^D): the learner
+    refitted on the training rows without x_j, its mean ``loss`` on the ``data`` rows minus
+    (``contrast: difference``) or divided by (``ratio``) that of the fitted model."""
+    test = ctx.data(params) if params["data"] == "test" else None
+    df = relearn_importance(ctx.fit, ctx.predict, ctx.X, ctx.y, scheme="drop",
+                            features=ctx.features(params), rng=rng, test=test,
+                            **loss_options(params))
+    return named(ctx, df)
+
+
 method("permute_relearn", kind="importance", params=FEATURES)(_relearn("permute"))
 method("condition_relearn", kind="importance", requires={"conditional"}, params=FEATURES)(
     _relearn("conditional"))

@@ -1,5 +1,5 @@
 """The generic methods on the learner and the fitted model, by name: learner-level PD and PFI
-over refits with their intervals, and how well the model predicts (R^2).
+over refits with their intervals, and how well the model predicts (R^2, MSE).
 
 Each adapter turns a study file's parameters (declared with type, default and allowed values;
 see :mod:`imlbench.explain.api`) into a call of the numerical function that implements the
@@ -13,6 +13,7 @@ import pandas as pd
 
 from imlbench.explain.api import FEATURES, ExplainContext, method
 from imlbench.explain.grids import GRID_FIELDS, make_grid
+from imlbench.explain.importance import squared_error
 from imlbench.explain.learner_level import SCHEMES, learner_pd_pfi, nadeau_bengio_c, resample_splits
 from imlbench.explain.oob import oob_predictions
 from imlbench.params import choice, integer, number, table
@@ -50,6 +51,10 @@ def _learner_pd_pfi(ctx: ExplainContext, params: dict, rng: np.random.Generator)
     return pd.concat(frames, ignore_index=True)
 
 
+def _mse(y: np.ndarray, pred: np.ndarray) -> float:
+    return float(squared_error(y, pred).mean())
+
+
 def _r2(y: np.ndarray, pred: np.ndarray) -> float:
     ok = ~np.isnan(pred)
     y, pred = y[ok], pred[ok]
@@ -60,11 +65,17 @@ def _r2(y: np.ndarray, pred: np.ndarray) -> float:
 def _model_fit(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
     """How well the fitted model predicts: R^2 = 1 - SSE / SST on the training rows
     (``r2_train``), on the test rows when the scenario has them (``r2_test``), and for a
-    bagged forest on the out-of-bag predictions (``r2_oob``, the rows some tree left out).
-    Columns metric, value."""
-    out = {"r2_train": _r2(ctx.y, ctx.predict(ctx.X))}
+    bagged forest on the out-of-bag predictions (``r2_oob``, the rows some tree left out); the
+    mean squared error SSE / n on the training rows (``mse_train``) and on the test rows
+    (``mse_test``), the benchmark errors of book ch. 9. Columns metric, value."""
+    pred = ctx.predict(ctx.X)
+    out = {"r2_train": _r2(ctx.y, pred)}
+    mse = {"mse_train": _mse(ctx.y, pred)}
     if ctx.X_test is not None and len(ctx.X_test):
-        out["r2_test"] = _r2(ctx.y_test, ctx.predict(ctx.X_test))
+        pred_test = ctx.predict(ctx.X_test)
+        out["r2_test"] = _r2(ctx.y_test, pred_test)
+        mse["mse_test"] = _mse(ctx.y_test, pred_test)
     if getattr(ctx.model, "estimators_samples_", None) is not None:
         out["r2_oob"] = _r2(ctx.y, oob_predictions(ctx.model, ctx.X))
+    out.update(mse)
     return pd.DataFrame({"metric": list(out), "value": list(out.values())})

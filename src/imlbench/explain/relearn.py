@@ -6,7 +6,11 @@ from x_j | x_{-j} and refit). The paper prints these as L(original) - L(relearne
 but calls VI^D "the increase in training error"; we report the increase, so that
 larger means more important:
     VI_j = (1/N) sum_i L(y_i, f_j(x'_i)) - (1/N) sum_i L(y_i, f(x_i)),
-where f_j is relearned on the modified training design X' and evaluated on it.
+where f_j is relearned on the modified training design X' and evaluated on it. For LOCO
+(``drop``) the losses may instead be measured on held-out test rows, as Lei et al. (2018)
+define it with sample splitting (the full and the reduced model fitted on the training rows,
+compared on the test rows), and the contrast may be their ratio instead of their difference (as for
+permutation importance, :func:`imlbench.explain.importance.replacement_importance`).
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import pandas as pd
 
-from imlbench.explain.importance import permute_column, squared_error
+from imlbench.explain.importance import CONTRASTS, loss_named, permute_column
 
 SCHEMES = ("drop", "permute", "conditional")
 
@@ -55,15 +59,31 @@ def relearn_importance(
     features: Sequence[int],
     rng: np.random.Generator,
     sampler: Callable[[np.ndarray, Sequence[int], np.random.Generator], np.ndarray] | None = None,
+    loss: str = "squared",
+    contrast: str = "difference",
+    test: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> pd.DataFrame:
-    """Training-loss increase of a model relearned on the modified design, per feature.
+    """Loss increase of a model relearned on the modified training design, per feature.
 
     ``fit(X, y)`` returns the ``predict`` function of a freshly fitted learner;
-    ``predict`` is the original model's. Returns columns ``feature`` and ``value``.
+    ``predict`` is the original model's, fitted on (X, y). The losses (``loss``, a name of
+    :data:`imlbench.explain.importance.LOSSES`) are mean losses on the training rows, or with
+    ``test = (X_test, y_test)`` on those rows (``drop`` only: column j removed from them too).
+    ``contrast``: ``difference`` (relearned minus original) or ``ratio`` (their quotient).
+    Returns columns ``feature`` and ``value``.
     """
-    base = squared_error(y, predict(X)).mean()
+    if contrast not in CONTRASTS:
+        raise ValueError(f"contrast {contrast!r} is not one of {', '.join(CONTRASTS)}")
+    if test is not None and scheme != "drop":
+        raise ValueError(f"scheme {scheme!r} is measured on the training rows only; test rows "
+                         f"need scheme 'drop'")
+    L = loss_named(loss)
+    X_eval, y_eval = (X, y) if test is None else test
+    base = L(y_eval, predict(X_eval)).mean()
     values = []
     for j in features:
         Xm = modified_design(X, j, scheme, rng, sampler)
-        values.append(squared_error(y, fit(Xm, y)(Xm)).mean() - base)
+        Xm_eval = Xm if test is None else modified_design(X_eval, j, scheme, rng)
+        relearned = L(y_eval, fit(Xm, y)(Xm_eval)).mean()
+        values.append(relearned - base if contrast == "difference" else relearned / base)
     return pd.DataFrame({"feature": list(features), "value": values})

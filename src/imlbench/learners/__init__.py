@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from imlbench.learners.boosting import gbm
+from imlbench.learners.classifiers import gbm_classifier, rf_classifier
 from imlbench.learners.forests import bagging, bagging_refit, forest, rf, rf_refit
 from imlbench.learners.linear import lm, ols
 from imlbench.learners.neighbours import knn
@@ -113,6 +114,12 @@ for _name, _build, _caps, _params in [
                                               "random_state")),
     ("forest", forest, _TREES, _estimator_params("imlbench.learners.compact.CompactForest",
                                                   "random_state")),
+    ("rf_classifier", rf_classifier, set(),
+     _estimator_params("imlbench.learners.class_probability.ProbabilityForest", "bootstrap",
+                       "random_state", "n_jobs")),
+    ("gbm_classifier", gbm_classifier, set(),
+     _estimator_params("imlbench.learners.class_probability.EarlyStoppedBoosting",
+                       "random_state")),
     ("ols", ols, {"linear"}, _fixed()),
     ("mlp", mlp, set(), _fixed("size", "decay", "maxit", "scale")),
     ("truth", truth, {"oracle"}, _fixed()),

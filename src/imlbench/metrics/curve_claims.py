@@ -469,37 +469,46 @@ def curve_error(claim: dict, t: Tables) -> list[dict]:
     return per_combo(claim, t, compared_curve, one)
 
 
-@claim_kind("published_value", params={"metric": text(), "value": number(), **TOLERANCE})
+@claim_kind("published_value", params={"metric": text(None), "feature": feature_name(None),
+                                       "value": number(), **TOLERANCE})
 def published_value(claim: dict, t: Tables) -> list[dict]:
-    """A number the paper reports from one run (e.g. a model's R^2) is what one run of ours
-    gives: the method's rows with ``metric`` equal to the claim's hold one value per
+    """A number the paper reports from one run (e.g. a model's R^2, or a feature's importance)
+    is what one run of ours gives: the method's rows with ``metric`` equal to the claim's, or
+    with ``feature`` its importance estimates (``Tables.ranked``), hold one value per
     repetition; holds when |mean - value| <= t' sd sqrt(1 + 1/R) + atol, the prediction
     interval of one further run (sd over the R repetitions, t' the Student-t quantile with
-    R - 1 df at Phi(k))."""
-    k, atol, value, metric = claim["k"], claim["atol"], claim["value"], claim["metric"]
+    R - 1 df at Phi(k)). Exactly one of ``metric`` and ``feature`` is given."""
+    k, atol, value = claim["k"], claim["atol"], claim["value"]
+    if (claim["metric"] is None) == (claim["feature"] is None):
+        raise ValueError(f"claim {claim['id']} (published_value): give exactly one of metric "
+                         f"(a metric row) and feature (a feature's importance); got metric "
+                         f"{claim['metric']!r}, feature {claim['feature']!r}")
+    column, wanted = ("metric", claim["metric"]) if claim["feature"] is None else (
+        "feature", claim["feature"])
 
     def one(claim: dict, r: pd.DataFrame, learner: str, method: str) -> dict | NoData:
-        held = r["metric"] if "metric" in r else pd.Series(dtype=str)
-        v = r.loc[held == metric, "value"].dropna()
+        held = r[column] if column in r else pd.Series(dtype=str)
+        v = r.loc[held == wanted, "value"].dropna()
         if len(v) < 2:
             return NoData(
-                f"a prediction interval needs metric {metric} in 2 repetitions or more; "
-                f"{_where(claim, learner, method)} has it in {len(v)} (metrics: "
+                f"a prediction interval needs {column} {wanted} in 2 repetitions or more; "
+                f"{_where(claim, learner, method)} has it in {len(v)} ({column}s: "
                 f"{', '.join(map(str, held.unique()))})")
         sd = float(v.std())
         tk = float(t_multiplier(k, len(v) - 1))
         half = tk * sd * np.sqrt(1 + 1 / len(v))
         allowed = half + atol
+        label = wanted if column == "metric" else f"importance of {wanted}"
         return claim_row(
             claim, learner, method,
-            f"{metric}: {v.mean():.4g} (sd {sd:.3g} over {len(v)} reps, from {v.min():.4g} to "
+            f"{label}: {v.mean():.4g} (sd {sd:.3g} over {len(v)} reps, from {v.min():.4g} to "
             f"{v.max():.4g})",
             f"|mean - {value:g}| <= t({k:g}) sd sqrt(1 + 1/reps) + {atol:g} = {allowed:.3g} "
             f"(t({k:g}) = {tk:.3g}: the t quantile at Phi({k:g}), {len(v) - 1} df; the "
             f"prediction interval of one run)",
             Check(float(v.mean()), half, "equal", value, atol, scale=value))
 
-    return per_combo(claim, t, "other", one)
+    return per_combo(claim, t, "other" if column == "metric" else "ranked", one)
 
 
 @claim_kind("curve_gap", params={

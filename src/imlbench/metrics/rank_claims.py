@@ -1,7 +1,7 @@
-"""Generic claim kinds on importance ranks, for every study.
+"""Generic claim kinds on importance ranks and values, for every study.
 
-They read the ranked importance estimates (``Tables.ranked``: per repetition, each feature's
-rank among the method's features, 1 = least important, ties sharing the mean position;
+The rank kinds read the ranked importance estimates (``Tables.ranked``: per repetition, each
+feature's rank among the method's features, 1 = least important, ties sharing the mean position;
 :mod:`imlbench.metrics.ranks`) of the claim's scenario, learner and method, and write the
 tolerance into the scorecard row next to the verdict.
 
@@ -33,6 +33,34 @@ with SEs. ``rank_order`` and ``rank_shift`` do not read the truth: they claim an
 method's estimates, which may break a tie of the truth on purpose (Hooker et al.: x1, x2 above
 x3-x5 at rho = 0.9, all five of equal true importance), and are scored whatever the truth.
 
+The importance kinds compare the values themselves, with the Monte Carlo error of the
+importance estimator for the fitted model (its permutations; Molnar et al., conditional
+subgroups, Sect. 10 and Fig. 2, whose claims they were written for):
+
+``top_importance``     the features ``top`` (those in the data) are the most important,
+                       their permutation ranges separated from the rest's: per pair (i of
+                       ``top``, j of the rest) the difference of the ranges' midpoints +- the
+                       sum of their half-widths (lower end lower_i - upper_j) above 0;
+                       overlapping ranges are ``inconclusive``, a range of ``top`` wholly
+                       below one of the rest ``not reproduced`` (separated ranges order the
+                       medians, which lie within them)
+``importance_versus``  a feature's median importance under the claim's method against that
+                       under method ``baseline``: ``expect: lower``: baseline - method > z SE;
+                       ``expect: equal``: |difference| <= z SE; SE = sqrt(SE_1^2 + SE_2^2) of
+                       the two medians (:func:`median_se`)
+``importance_change``  per feature of ``features``, the mean importance under the claim's
+                       method against that under ``reference_method``, over the rows of each
+                       (``table: other``: the M permutation repeats of one data set;
+                       ``ranked``: the repetitions): ``lower``: d - z SE > 0, d = reference
+                       mean - mean; ``equal``: |d| <= z SE; SE = sqrt(s_ref^2 / M_ref + s^2 / M)
+
+The first two read one row per feature of the ranked table: the median over a run's
+permutations (``value``) with the quantile spread :func:`imlbench.explain.cs_pfi.quantile_spread`
+reports (``lower``, ``upper`` at ``lower_q``, ``upper_q``; ``n_repeats``; ``split_on``, the
+features a cs-PFI's subgroups split on, is printed when present). ``digits`` sets the
+decimals of the printed importances. Verdict and power (margin + 2 half) per
+:class:`imlbench.metrics.claims.Check`.
+
 Rows without data (no ranks of the scenario, learner and method) leave the reason to the
 caller of :func:`imlbench.metrics.claims.evaluate`.
 """
@@ -41,11 +69,21 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from scipy.special import ndtri
 
 from imlbench.metrics.claims import Check, NoData, Tables, claim_kind, claim_row, paired, per_combo
 from imlbench.metrics.curve_claims import compared_row
 from imlbench.metrics.ranks import TIE_Z, describe_tie, ranked_truth, unresolved_ties
-from imlbench.params import choice, feature_name, items, number, study_name
+from imlbench.params import (
+    REQUIRED,
+    choice,
+    feature_name,
+    integer,
+    items,
+    number,
+    study_name,
+    text,
+)
 from imlbench.stats import mean_and_se, t_multiplier
 
 
@@ -153,3 +191,147 @@ def rank_shift(claim: dict, t: Tables) -> list[dict]:
             f"difference > {shift:g} (one repetition: exact, no SE)", bool(d.iloc[0] > shift))
 
     return per_combo(claim, t, paired("ranked", "than"), one)
+
+
+#: the multiple of the SE of a kind whose claims test one side or equality; a claim that does
+#: not give it gets the default for its test (:func:`default_z`)
+Z_BY_EXPECT = {"z": number(None, minimum=0, nullable=True)}
+
+
+def default_z(claim: dict, equality: bool) -> float:
+    """The claim's ``z``, or 3 for an equality and 2 for a one-sided test."""
+    return claim["z"] if claim["z"] is not None else (3.0 if equality else 2.0)
+
+
+#: SE of a sample median relative to sd / sqrt(R) under normality (sqrt(pi / 2))
+MEDIAN_SE = float(np.sqrt(np.pi / 2))
+#: decimals of the importances a row's ``reproduced`` prints
+DIGITS = {"digits": integer(0, minimum=0)}
+
+
+def median_se(row: pd.Series) -> float:
+    """SE of a reported median over ``n_repeats`` permutations, from its quantile spread
+    (``lower``, ``upper`` at the levels ``lower_q``, ``upper_q``;
+    :func:`imlbench.explain.cs_pfi.quantile_spread`): sd estimated as (upper - lower) /
+    (z_upper_q - z_lower_q) (normal quantiles), times sqrt(pi / 2) / sqrt(n_repeats)."""
+    z = ndtri(row["upper_q"]) - ndtri(row["lower_q"])
+    return MEDIAN_SE * (row["upper"] - row["lower"]) / z / np.sqrt(row["n_repeats"])
+
+
+def _spread_rows(rows: pd.DataFrame, method: str) -> pd.DataFrame | NoData:
+    """The rows of one method's importances by feature: one row per feature (the median and
+    quantile spread of one repetition's permutations), or why not."""
+    if rows["feature"].duplicated().any():
+        return NoData(f"{method} has several rows per feature (repetitions); the kind reads the "
+                      "median and quantile spread of one run's permutations")
+    return rows.set_index("feature")
+
+
+@claim_kind("top_importance", params={"top": items(feature_name()), **DIGITS})
+def top_importance(claim: dict, t: Tables) -> list[dict]:
+    """The features ``top`` (those in the data) are the most important by median importance,
+    separated from the rest (see the module doc); a feature of ``top`` the data lack is named
+    in the row, not checked."""
+    dg = claim["digits"]
+
+    def one(claim: dict, r: pd.DataFrame, learner: str, method: str) -> dict | NoData:
+        est = _spread_rows(r, method)
+        if isinstance(est, NoData):
+            return est
+        top = [f for f in claim["top"] if f in est.index]
+        absent = [f for f in claim["top"] if f not in est.index]
+        note = f"; {', '.join(absent)} not in the data, not checkable" if absent else ""
+        if not top:
+            return NoData("none of the features is in the data" + note)
+        order = est["value"].sort_values(ascending=False)
+        rest = est.drop(index=top)
+        if rest.empty:
+            return NoData("every feature of the data is in top: nothing to be above")
+        gap = est.loc[top, "lower"].min() - rest["upper"].max()
+        mid, half = (est["lower"] + est["upper"]) / 2, (est["upper"] - est["lower"]) / 2
+        i = [a for a in top for _ in rest.index]  # every pair (i of top, j of the rest)
+        j = [b for _ in top for b in rest.index]
+        check = Check(mid.loc[i].to_numpy(float) - mid.loc[j].to_numpy(float),
+                      half.loc[i].to_numpy(float) + half.loc[j].to_numpy(float), "above", 0.0,
+                      scale=float(est.loc[top, "value"].min()))
+        return claim_row(
+            claim, learner, method,
+            "order by median: " + ", ".join(f"{f} {v:.{dg}f}" for f, v in order.items()) + note,
+            f"min 5% quantile of {'/'.join(top)} minus max 95% quantile of the rest = "
+            f"{gap:.{dg}f} > 0", check)
+
+    return per_combo(claim, t, "ranked", one)
+
+
+@claim_kind("importance_versus", params={
+    "feature": feature_name(), "baseline": study_name("methods"),
+    "expect": choice(REQUIRED, ("lower", "equal")), "z": number(3.0, minimum=0),
+    "why_absent": text(""), **DIGITS})
+def importance_versus(claim: dict, t: Tables) -> list[dict]:
+    """For ``feature``: the method's median importance against the ``baseline`` method's
+    (see the module doc); ``why_absent`` says why the data may lack the feature (the reason of
+    the row without data)."""
+    z, f, dg, base_name = claim["z"], claim["feature"], claim["digits"], claim["baseline"]
+
+    def one(claim: dict, rr: tuple[pd.DataFrame, pd.DataFrame], learner: str, method: str
+            ) -> dict | NoData:
+        est, base = (_spread_rows(r, m) for r, m in zip(rr, (method, base_name), strict=True))
+        if isinstance(est, NoData) or isinstance(base, NoData):
+            return est if isinstance(est, NoData) else base
+        if f not in est.index:
+            return NoData(f"{f} is not in the data"
+                          + (f" ({claim['why_absent']})" if claim["why_absent"] else ""))
+        a, b = est.loc[f], base.loc[f]
+        d, se = b["value"] - a["value"], float(np.hypot(median_se(a), median_se(b)))
+        check = Check(d, z * se, "above" if claim["expect"] == "lower" else "equal", 0.0,
+                      scale=float(b["value"]))
+        split = f", subgroups split on {a['split_on']}" if a.get("split_on") else ""
+        return claim_row(
+            claim, learner, method,
+            f"{f}: {base_name} {b['value']:.{dg}f} [{b['lower']:.{dg}f}, {b['upper']:.{dg}f}]"
+            f", {method} {a['value']:.{dg}f} [{a['lower']:.{dg}f}, {a['upper']:.{dg}f}]{split}",
+            f"difference {d:.{dg}f} {'>' if claim['expect'] == 'lower' else 'within +-'} "
+            f"{z:g} SE = {z * se:.{dg}f} (permutation error of the medians)", check)
+
+    return per_combo(claim, t, paired("ranked", "baseline"), one)
+
+
+@claim_kind("importance_change", params={
+    "features": items(feature_name()), "reference_method": study_name("methods"),
+    "expect": choice(REQUIRED, ("lower", "equal")), **Z_BY_EXPECT,
+    "table": choice("other", ("other", "ranked")), "digits": integer(3, minimum=0)})
+def importance_change(claim: dict, t: Tables) -> list[dict]:
+    """A method's importance of each of ``features`` against the ``reference_method``'s, over
+    the rows of each (see the module doc); ``z`` defaults to 2 for ``lower``, 3 for
+    ``equal``."""
+    expect, dg = claim["expect"], claim["digits"]
+    z = default_z(claim, expect == "equal")
+    over = "repeats" if claim["table"] == "other" else "repetitions"
+
+    def one(claim: dict, pair: tuple[pd.DataFrame, pd.DataFrame], learner: str, method: str
+            ) -> dict | NoData:
+        stats = {name: d[d["feature"].isin(claim["features"])]
+                 .groupby("feature")["value"].agg(["mean", "var", "count"])
+                 for name, d in zip(("est", "ref"), pair, strict=True)}
+        ref, est = (stats[k]["mean"] for k in ("ref", "est"))
+        d = ref - est
+        if d.empty:
+            return NoData(f"neither {method} nor {claim['reference_method']} has an estimate "
+                          f"of {', '.join(claim['features'])}")
+        se = np.sqrt(stats["ref"]["var"] / stats["ref"]["count"]
+                     + stats["est"]["var"] / stats["est"]["count"])
+        # a feature one of the two lacks, or with one row, has no SE: inconclusive
+        check = Check(d.to_numpy(float), z * se.to_numpy(float),
+                      "above" if expect == "lower" else "equal", 0.0,
+                      scale=float(ref.abs().max()))
+        return claim_row(
+            claim, learner, method,
+            "; ".join(f"{f}: {ref.get(f, np.nan):.{dg}f} -> "
+                      f"{est.get(f, np.nan):.{dg}f} (difference {d[f]:.{dg}f}, "
+                      f"SE {se[f]:.{dg}f})" for f in d.index),
+            ("reference - estimate - " if expect == "lower" else "|reference - estimate| <= ")
+            + f"{z:g} SE{' > 0' if expect == 'lower' else ''} per feature; SE over "
+            f"{int(stats['est']['count'].min())} {over} each", check,
+        )
+
+    return per_combo(claim, t, paired(claim["table"], "reference_method"), one)

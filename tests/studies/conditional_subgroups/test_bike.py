@@ -1,6 +1,7 @@
 """The bike-rental application of the conditional-subgroups paper (Sect. 10): the subgroup trees
 with rules, the methods built on them and the claim kinds (the daily DGP ``bikeshare_daily`` is
-the layers': tests/test_bikeshare_data.py)."""
+the layers': tests/test_bikeshare_data.py; so are the importance kinds of Fig. 11:
+tests/test_rank_claims_moved.py)."""
 
 from __future__ import annotations
 
@@ -300,41 +301,6 @@ def test_predictability_claim_uses_the_split_noise():
     # power: twice the tolerance, relative to the published 66%
     assert rows[0]["detectable"] == pytest.approx(2 * t19 * 2 * np.sqrt(1.05), rel=1e-4)
     assert rows[0]["power"] == "departures of 14.1 (21.4% of 66) from the claimed value"
-
-
-@pytest.mark.parametrize("top, verdict", [
-    (["a", "b"], "reproduced"),  # both ranges lie above c's
-    (["a"], "inconclusive"),  # a's range [90, 110] overlaps b's [80, 95] (was: not reproduced)
-    (["c"], "not reproduced"),  # c's range lies wholly below a's (and b's)
-])
-def test_top_importance_compares_the_permutation_ranges(top, verdict):
-    ranked = pd.DataFrame({"method": "m", "feature": ["a", "b", "c"],
-                           "value": [100.0, 85.0, 10.0], "lower": [90.0, 80.0, 0.0],
-                           "upper": [110.0, 95.0, 20.0]})
-    (row,) = CLAIMS.get("top_importance")(_claim(top=top), _tables(ranked=ranked))
-    assert row["verdict"] == verdict
-    if top == ["a", "b"]:
-        # pairs (a, c) and (b, c): half-widths 10 + 10 and 7.5 + 10; power 2 x 20
-        assert row["detectable"] == pytest.approx(40.0)
-
-
-def test_importance_claims_use_the_median_se():
-    from scipy.stats import norm
-
-    from imlbench.studies.conditional_subgroups.claims_bike import median_se
-
-    z = norm.ppf(0.95)  # a 5%-95% range of +-z is one SD: SE of the median sqrt(pi/2) / 10
-    row = pd.Series({"value": 10.0, "lower": 10 - z, "upper": 10 + z, "lower_q": 0.05,
-                     "upper_q": 0.95, "n_repeats": 100})
-    assert median_se(row) == pytest.approx(np.sqrt(np.pi / 2) / 10, rel=1e-12)
-    ranked = pd.DataFrame({"method": ["m", "b"], "feature": "temp", "value": [5.0, 10.0],
-                           "lower": [4.0, 9.0], "upper": [6.0, 11.0], "lower_q": 0.05,
-                           "upper_q": 0.95, "n_repeats": 50, "split_on": ["season", ""]})
-    versus = CLAIMS.get("importance_versus")
-    claim = _claim(feature="temp", baseline="b", expect="lower")
-    assert versus(claim, _tables(ranked=ranked))[0]["verdict"] == "reproduced"
-    claim["expect"] = "equal"
-    assert versus(claim, _tables(ranked=ranked))[0]["verdict"] == "not reproduced"
 
 
 def test_local_importance_matches_subgroups_by_their_conditions():

@@ -7,7 +7,9 @@ report:
 
 - permutation importances: the SE of a median over R permutations, 1.2533 sd / sqrt(R), with
   sd estimated from the reported 5%-95% spread as (upper - lower) / (2 z_0.95) (normal
-  quantiles); it is the Monte Carlo error of the permutations for the fitted model;
+  quantiles); it is the Monte Carlo error of the permutations for the fitted model
+  (:func:`imlbench.metrics.rank_claims.median_se`; Fig. 11's claims on the PFI and cs-PFI
+  are the layer's ``top_importance`` and ``importance_versus`` there);
 - Table 6: the SD of the two-fold predictability over repeated random fold splits (the
   estimator's split noise; the published number is one split, ours the mean of k);
 - tree structure and split points: bootstrap refits of the subgroup tree (on the rows its
@@ -31,7 +33,6 @@ import json
 
 import numpy as np
 import pandas as pd
-from scipy.special import ndtri
 
 from imlbench.metrics.claims import (
     INCONCLUSIVE,
@@ -42,6 +43,7 @@ from imlbench.metrics.claims import (
     claim_row,
     select_rows,
 )
+from imlbench.metrics.rank_claims import median_se
 from imlbench.params import (
     REQUIRED,
     choice,
@@ -56,8 +58,6 @@ from imlbench.params import (
 )
 from imlbench.stats import t_multiplier
 
-#: SE of a sample median relative to sd / sqrt(R) under normality (sqrt(pi / 2))
-MEDIAN_SE = float(np.sqrt(np.pi / 2))
 Z3 = {"z": number(3.0, minimum=0)}
 
 
@@ -83,12 +83,6 @@ def _missing(claim: dict, reason: str = "") -> dict:
     """The "no data" row of a claim; without a ``reason``, the scorecard names the missing file."""
     _, learner, m = _where(claim)
     return claim_row(claim, learner, m, "", "", None, reason)
-
-
-def median_se(row: pd.Series) -> float:
-    """SE of a reported median over ``n_repeats`` permutations, from its quantile spread."""
-    z = ndtri(row["upper_q"]) - ndtri(row["lower_q"])
-    return MEDIAN_SE * (row["upper"] - row["lower"]) / z / np.sqrt(row["n_repeats"])
 
 
 @claim_kind("predictability_table", params={"values": table(value=number()), **Z3})
@@ -121,77 +115,6 @@ def predictability_table(claim: dict, t: Tables) -> list[dict]:
                          "data are one year of days aggregated from hours)",
                          Check(ours, tol, "equal", published, scale=published)))
     return rows
-
-
-def _importance(claim: dict, t: Tables, method: str) -> pd.DataFrame:
-    sc, learner, _ = _where(claim)
-    if t.ranked.empty:
-        return t.ranked
-    return select_rows(t.ranked, sc, learner, method).set_index("feature")
-
-
-@claim_kind("top_importance", params={"top": items(feature_name())})
-def top_importance(claim: dict, t: Tables) -> list[dict]:
-    """The features ``top`` (those in the data) are the most important by median importance,
-    separated from the rest: min lower quantile of ``top`` > max upper quantile of the others
-    (their 5%-95% permutation ranges do not overlap). Per pair (i of ``top``, j of the rest)
-    the difference of the ranges' midpoints +- the sum of their half-widths (its lower end is
-    lower_i - upper_j) against 0, ``above``: verdict and power (2 half) per
-    :class:`imlbench.metrics.claims.Check`: overlapping ranges are ``inconclusive``, a range
-    of ``top`` wholly below one of the rest is ``not reproduced``. (Separated ranges order
-    the medians, which lie within their ranges.)"""
-    _, learner, m = _where(claim)
-    est = _importance(claim, t, m)
-    if est.empty:
-        return [_missing(claim)]
-    top = [f for f in claim["top"] if f in est.index]
-    absent = [f for f in claim["top"] if f not in est.index]
-    note = f"; {', '.join(absent)} not in the data, not checkable" if absent else ""
-    if not top:
-        return [_missing(claim, "none of the features is in the data" + note)]
-    order = est["value"].sort_values(ascending=False)
-    rest = est.drop(index=top)
-    if rest.empty:
-        return [_missing(claim, "every feature of the data is in top: nothing to be above")]
-    gap = est.loc[top, "lower"].min() - rest["upper"].max()
-    mid, half = (est["lower"] + est["upper"]) / 2, (est["upper"] - est["lower"]) / 2
-    i = [a for a in top for _ in rest.index]  # every pair (i of top, j of the rest)
-    j = [b for _ in top for b in rest.index]
-    check = Check(mid.loc[i].to_numpy(float) - mid.loc[j].to_numpy(float),
-                  half.loc[i].to_numpy(float) + half.loc[j].to_numpy(float), "above", 0.0,
-                  scale=float(est.loc[top, "value"].min()))
-    return [claim_row(claim, learner, m,
-                 "order by median: " + ", ".join(f"{f} {v:.0f}" for f, v in order.items()) + note,
-                 f"min 5% quantile of {'/'.join(top)} minus max 95% quantile of the rest = "
-                 f"{gap:.0f} > 0", check)]
-
-
-@claim_kind("importance_versus", params={
-    "feature": feature_name(), "baseline": study_name("methods"),
-    "expect": choice(REQUIRED, ("lower", "equal")), **Z3})
-def importance_versus(claim: dict, t: Tables) -> list[dict]:
-    """For ``feature``: the method's median against the ``baseline`` method's median.
-    ``expect: lower``: baseline - method > z SE; ``expect: equal``: |difference| <= z SE;
-    SE = sqrt(SE_1^2 + SE_2^2) of the two medians (:func:`median_se`); verdict and power
-    (margin + 2 half) per :class:`imlbench.metrics.claims.Check`."""
-    z = claim["z"]
-    _, learner, m = _where(claim)
-    est, base = _importance(claim, t, m), _importance(claim, t, claim["baseline"])
-    f = claim["feature"]
-    if est.empty or base.empty:
-        return [_missing(claim)]
-    if f not in est.index:
-        return [_missing(claim, f"{f} is not in the data (constant in the ISLP days)")]
-    a, b = est.loc[f], base.loc[f]
-    d, se = b["value"] - a["value"], float(np.hypot(median_se(a), median_se(b)))
-    check = Check(d, z * se, "above" if claim["expect"] == "lower" else "equal", 0.0,
-                  scale=float(b["value"]))
-    split = f", subgroups split on {a['split_on']}" if a.get("split_on") else ""
-    return [claim_row(claim, learner, m,
-                 f"{f}: {claim['baseline']} {b['value']:.0f} [{b['lower']:.0f}, {b['upper']:.0f}]"
-                 f", {m} {a['value']:.0f} [{a['lower']:.0f}, {a['upper']:.0f}]{split}",
-                 f"difference {d:.0f} {'>' if claim['expect'] == 'lower' else 'within +-'} "
-                 f"{z:g} SE = {z * se:.0f} (permutation error of the medians)", check)]
 
 
 def _splits(claim: dict, t: Tables) -> pd.DataFrame:

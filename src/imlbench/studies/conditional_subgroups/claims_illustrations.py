@@ -1,7 +1,10 @@
 """Claim kinds of the illustrative figures of Molnar et al. (conditional subgroups, Figs. 1-5).
 
 Each reads per-repetition metric estimates from ``tables.other`` and writes its tolerance
-(z times a standard error from the statistics of one data set) into the row:
+(z times a standard error from the statistics of one data set; by default 2 for a one-sided
+test, 3 for an equality, :func:`imlbench.metrics.rank_claims.default_z`) into the row. Fig. 2's
+claim on a sampler's PFI against the marginal PFI is the layer's ``importance_change``
+(:mod:`imlbench.metrics.rank_claims`).
 
 ``pdp_exceeds_observed``  (Fig. 1) at every grid value above ``above`` the PDP exceeds the
                           largest observed prediction: PDP - max - z SE > 0, SE = SD of the
@@ -10,10 +13,6 @@ Each reads per-repetition metric estimates from ``tables.other`` and writes its 
                           (slope - z SE > 0), negative, or equal to ``value``
                           (|slope - value| <= z SE), for every subgroup; SE from bootstrap
                           resamples of the rows (method ``effect_slopes``).
-``importance_change``     (Fig. 2) a sampler's PFI against a ``reference_method``'s, per
-                          feature, over the M repeats of each (method ``pfi_repeats``):
-                          ``lower``: d - z SE > 0 with d = reference mean - mean; ``equal``:
-                          |d| <= z SE; SE = sqrt(s_ref^2 / M_ref + s^2 / M).
 ``draw_share_outside``    (Fig. 3) among the rows with ``given`` below ``below``, the share
                           of the sampler's draws of the feature outside ``interval``, against
                           its probability ``expected`` under the true conditional law:
@@ -43,22 +42,15 @@ from imlbench.metrics.claims import (
     claim_kind,
     claim_row,
     estimates,
-    paired,
     per_combo,
 )
-from imlbench.params import REQUIRED, choice, feature_name, items, number, study_name
+from imlbench.metrics.rank_claims import Z_BY_EXPECT, default_z
+from imlbench.params import REQUIRED, choice, feature_name, items, number
 
 #: floor added to an equality tolerance: a curve that is exactly linear for every resample
 #: has a bootstrap SE of 0 and its slope is still computed in floating point.
 ROUNDING = 1e-9
 EXPECTS = ("positive", "negative", "value")
-#: the multiple of the SE; a claim that does not give it gets its kind's default for its
-#: ``expect`` (2 for a one-sided test, 3 for an equality)
-Z_BY_EXPECT = {"z": number(None, minimum=0, nullable=True)}
-
-
-def _z(claim: dict, equality: bool) -> float:
-    return claim["z"] if claim["z"] is not None else (3.0 if equality else 2.0)
 
 
 def _feature_rows(claim: dict, t: Tables, learner: str, method: str) -> pd.DataFrame | NoData:
@@ -111,7 +103,7 @@ def pdp_exceeds_observed(claim: dict, t: Tables) -> list[dict]:
     **Z_BY_EXPECT})
 def effect_slope(claim: dict, t: Tables) -> list[dict]:
     expect = claim["expect"]
-    z = _z(claim, expect == "value")
+    z = default_z(claim, expect == "value")
     target = claim["value"]
 
     def one(claim: dict, r: pd.DataFrame, learner: str, method: str) -> dict:
@@ -133,47 +125,13 @@ def effect_slope(claim: dict, t: Tables) -> list[dict]:
     return per_combo(claim, t, _feature_rows, one)
 
 
-@claim_kind("importance_change", params={
-    "features": items(feature_name()), "reference_method": study_name("methods"),
-    "expect": choice(REQUIRED, ("lower", "equal")), **Z_BY_EXPECT})
-def importance_change(claim: dict, t: Tables) -> list[dict]:
-    expect = claim["expect"]
-    z = _z(claim, expect == "equal")
-
-    def one(claim: dict, pair: tuple[pd.DataFrame, pd.DataFrame], learner: str, method: str
-            ) -> dict | NoData:
-        stats = {name: d[d["feature"].isin(claim["features"])]
-                 .groupby("feature")["value"].agg(["mean", "var", "count"])
-                 for name, d in zip(("est", "ref"), pair, strict=True)}
-        d = stats["ref"]["mean"] - stats["est"]["mean"]
-        if d.empty:
-            return NoData(f"neither {method} nor {claim['reference_method']} has an estimate "
-                          f"of {', '.join(claim['features'])}")
-        se = np.sqrt(stats["ref"]["var"] / stats["ref"]["count"]
-                     + stats["est"]["var"] / stats["est"]["count"])
-        # a feature one of the two lacks, or with one repeat, has no SE: inconclusive
-        check = Check(d.to_numpy(float), z * se.to_numpy(float),
-                      "above" if expect == "lower" else "equal", 0.0,
-                      scale=float(stats["ref"]["mean"].abs().max()))
-        return claim_row(
-            claim, learner, method,
-            "; ".join(f"{f}: {stats['ref'].loc[f, 'mean']:.3f} -> {stats['est'].loc[f, 'mean']:.3f}"
-                      f" (difference {d[f]:.3f}, SE {se[f]:.3f})" for f in d.index),
-            ("reference - estimate - " if expect == "lower" else "|reference - estimate| <= ")
-            + f"{z:g} SE{' > 0' if expect == 'lower' else ''} per feature; SE over "
-            f"{int(stats['est']['count'].min())} repeats each", check,
-        )
-
-    return per_combo(claim, t, paired("other", "reference_method"), one)
-
-
 @claim_kind("draw_share_outside", params={
     "feature": feature_name(), "given": feature_name(), "below": number(),
     "interval": items(number(), length=2), "expected": number(minimum=0, maximum=1),
     "expect": choice(REQUIRED, ("above", "equal")), **Z_BY_EXPECT})
 def draw_share_outside(claim: dict, t: Tables) -> list[dict]:
     expect, p0 = claim["expect"], claim["expected"]
-    z = _z(claim, expect == "equal")
+    z = default_z(claim, expect == "equal")
     lo, hi = claim["interval"]
 
     def one(claim: dict, r: pd.DataFrame, learner: str, method: str) -> dict | NoData:
@@ -201,7 +159,7 @@ def draw_share_outside(claim: dict, t: Tables) -> list[dict]:
     "expect": choice(REQUIRED, ("above", "below", "equal")), **Z_BY_EXPECT})
 def draw_correlation(claim: dict, t: Tables) -> list[dict]:
     expect, value = claim["expect"], claim["value"]
-    z = _z(claim, expect == "equal")
+    z = default_z(claim, expect == "equal")
 
     def one(claim: dict, r: pd.DataFrame, learner: str, method: str) -> dict | NoData:
         if len(r) < 4 or claim["with"] not in r:
