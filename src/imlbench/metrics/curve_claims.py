@@ -304,7 +304,7 @@ def _ice_rows(claim: dict, t: Tables, learner: str, method: str) -> pd.DataFrame
     r = estimates("other")(claim, t, learner, method)
     if isinstance(r, NoData):
         return r
-    where = f"{claim['where']['scenario']}/{learner}/{method}"
+    where = _where(claim, learner, method)
     if "row" not in r:
         return NoData(f"the estimates of {where} are no ICE curves (no column row)")
     r = r[r["feature"] == claim["feature"]].dropna(subset=["x", "value"])
@@ -353,8 +353,7 @@ def ice_share(claim: dict, t: Tables) -> list[dict]:
             span = "" if claim["range"] is None else " spanning [{:g}, {:g}]".format(
                 *claim["range"])
             return NoData(f"an SE over repetitions needs ICE curves{span} in 2 repetitions or "
-                          f"more; {claim['where']['scenario']}/{learner}/{method} has them in "
-                          f"{len(d)}")
+                          f"more; {_where(claim, learner, method)} has them in {len(d)}")
         return compared_row(claim, learner, method, d,
                             f"share of {claim['direction']} ICE curves of {claim['feature']} "
                             f"(by their {claim['measure']})", value=claim["value"],
