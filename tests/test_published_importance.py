@@ -55,3 +55,17 @@ def test_published_value_needs_exactly_one_of_metric_and_feature():
         _row(_claim(feature="x1", metric="r2_train", value=1.0))
     with pytest.raises(ValueError, match="exactly one of metric"):
         _row(_claim(value=1.0))
+
+
+def test_a_published_mean_of_several_runs_has_the_narrower_interval_of_that_mean():
+    """A value printed as the mean of 10 runs (book ch. 9: 10 splits) is scored against the
+    prediction interval of a mean of 10 further runs, sd sqrt(1/10 + 1/R)."""
+    tk = float(t_multiplier(3.0, 4))
+    of_one = tk * X1.std(ddof=1) * np.sqrt(1 + 1 / 5)
+    of_ten = tk * X1.std(ddof=1) * np.sqrt(1 / 10 + 1 / 5)
+    value = 2.4 + (of_one + of_ten) / 2  # inside the interval of one run, outside that of ten
+    assert _row(_claim(feature="x1", value=value))["verdict"] == REPRODUCED
+    row = _row(_claim(feature="x1", value=value, runs=10))
+    assert row["verdict"] == NOT_REPRODUCED
+    assert "sqrt(1/10 + 1/reps)" in row["tolerance"] and "the mean of 10 runs" in row["tolerance"]
+    assert _row(_claim(feature="x1", value=2.4 + 0.9 * of_ten, runs=10))["verdict"] == REPRODUCED

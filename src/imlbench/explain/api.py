@@ -106,11 +106,18 @@ class ExplainContext:
         return [self.index(f) for f in names]
 
     def data(self, params: Mapping[str, Any]) -> tuple[np.ndarray, np.ndarray]:
-        """The rows a method is evaluated on: ``params['data']``, ``train`` or ``test``."""
+        """The rows a method is evaluated on: ``params['data']``, ``train``, ``test`` or
+        ``fitted`` (the training rows less those the learner held out for early stopping,
+        its ``validation_rows_``; all training rows for a learner that holds none out)."""
         if params["data"] == "test":
             if self.X_test is None or len(self.X_test) == 0:
                 raise ValueError("this scenario has no test rows (set n_test)")
             return self.X_test, self.y_test
+        held = getattr(self.model, "validation_rows_", None)
+        if params["data"] == "fitted" and held is not None:
+            keep = np.ones(len(self.X), dtype=bool)
+            keep[np.asarray(held)] = False
+            return self.X[keep], self.y[keep]
         return self.X, self.y
 
 

@@ -31,6 +31,7 @@ from imlbench.explain.api import (
     named,
     over_repeats,
 )
+from imlbench.explain.cs_pfi import quantile_spread
 from imlbench.explain.cvirf import conditional_oob_importance
 from imlbench.explain.importance import (
     conditional_importance,
@@ -39,7 +40,7 @@ from imlbench.explain.importance import (
 )
 from imlbench.explain.oob import oob_permutation_importance
 from imlbench.explain.relearn import relearn_importance
-from imlbench.params import feature_name, flag, integer, items, number, table
+from imlbench.params import choice, feature_name, flag, integer, items, number, table
 
 N_REPEATS = {"n_repeats": integer(1, minimum=1)}
 
@@ -59,13 +60,16 @@ def _sampler_estimand(p: Mapping) -> str | None:
 
 
 @method("pfi", kind="importance", estimand=_pfi_like("pfi_marginal"), params={
-    **FEATURES, **N_REPEATS, **DATA, **PFI_OPTIONS,
+    **FEATURES, **N_REPEATS, **PFI_OPTIONS,
+    "data": choice("train", ("train", "test", "fitted")),
     "groups": table(value=items(feature_name()), default={}),
+    "quantiles": items(number(minimum=0, maximum=1), None, length=2, nullable=True),
 })
 def _pfi(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
     """Permutation importance E L(y, f(X~_j, X_-j)) - E L(y, f(X)) (Breiman; Fisher et al.) of
     each feature, or of each group in ``groups`` ({name: [features]}, the group's columns
-    permuted together), over the repeats."""
+    permuted together), over the repeats; with ``quantiles`` [lo, hi] also their spread over
+    the repeats (``lower``, ``upper``: iml's 5%-95% band of ``FeatureImp``)."""
     X, y = ctx.data(params)
     groups = {name: tuple(ctx.index(f) for f in members)
               for name, members in params["groups"].items()}
@@ -73,11 +77,16 @@ def _pfi(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.Data
         ctx.predict, X, y, features=list(groups.values()) or ctx.features(params),
         n_repeats=params["n_repeats"], rng=rng, max_rows=ctx.max_rows, **loss_options(params),
     )
-    if not groups:
-        return over_repeats(ctx, df, params)
-    label = {cols: name for name, cols in groups.items()}
-    df["feature"] = [label[c] for c in df["feature"]]
-    return aggregate(df, params)
+    if groups:
+        label = {cols: name for name, cols in groups.items()}
+        df["feature"] = [label[c] for c in df["feature"]]
+    else:
+        df = named(ctx, df)
+    out = aggregate(df, params)
+    if params["quantiles"] is None:
+        return out
+    spread = quantile_spread(df, ["feature"], params["quantiles"])
+    return out.merge(spread, on="feature", sort=False)
 
 
 @method("cpfi", kind="importance", requires={"conditional"},

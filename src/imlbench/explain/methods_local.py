@@ -21,7 +21,13 @@ from imlbench.explain.api import (
     draw_indices,
     method,
 )
-from imlbench.explain.ici import individual_importance
+from imlbench.explain.ici import (
+    derivative_ici,
+    heterogeneity_split,
+    individual_importance,
+    integrated_importance,
+    partial_importance,
+)
 from imlbench.explain.importance import LOSSES, loss_named
 from imlbench.explain.lime import DISTANCES, SAMPLINGS, SELECTIONS, lime_coefficients
 from imlbench.explain.shapley import ESTIMATORS, shapley_exact, shapley_permutation, shapley_tree
@@ -82,16 +88,57 @@ def _lime(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.Dat
     })
 
 
+#: what ``ici`` returns: the ICI curves, or what the book derives from them (d-ICI, stump and
+#: conditional PI)
+ICI_OUTPUTS = ("curves", "heterogeneity")
+
+
 @method("ici", params={**FEATURES, "n_values": integer(100, minimum=1),
-                       "loss": choice("squared", tuple(LOSSES)), **DATA})
+                       "loss": choice("squared", tuple(LOSSES)),
+                       "n_rows": integer(None, minimum=1, nullable=True),
+                       "output": choice("curves", ICI_OUTPUTS),
+                       "min_leaf": integer(7, minimum=1), **DATA})
 def _ici(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
-    """ICI curves (book ch. 10, eq. 8): the loss change of every row when x_j takes each of
-    ``n_values`` values drawn from the rows; PI, d-ICI and the stump derive from them."""
+    """ICI curves (book ch. 10, eq. 8): the loss change of every row (or of ``n_rows`` rows
+    drawn from the data) when x_j takes each of ``n_values`` values drawn from the rows; with
+    ``output: heterogeneity`` what the book derives from them instead
+    (:func:`heterogeneity_frame`)."""
     X, y = ctx.data(params)
+    if params["n_rows"] is not None:
+        keep = np.sort(draw_indices(len(X), params["n_rows"], rng))
+        X, y = X[keep], y[keep]
     loss = loss_named(params["loss"])
     frames = []
     for j in ctx.features(params):
         values = X[np.sort(draw_indices(len(X), params["n_values"], rng)), j]
         mat = individual_importance(ctx.predict, X, y, j, values, loss, max_rows=ctx.max_rows)
-        frames.append(curves_frame(ctx.feature_names[j], values, mat))
+        if params["output"] == "curves":
+            frames.append(curves_frame(ctx.feature_names[j], values, mat))
+        else:
+            frames.append(heterogeneity_frame(ctx, X, j, values, mat, params["min_leaf"]))
     return pd.concat(frames, ignore_index=True)
+
+
+def heterogeneity_frame(ctx: ExplainContext, X: np.ndarray, j: int, values: np.ndarray,
+                        mat: np.ndarray, min_leaf: int) -> pd.DataFrame:
+    """What the book derives from one ICI matrix, in long format with a ``part`` column:
+    ``dici`` (each row's d-ICI curve: row, x, value), ``split`` (each row's integrated ICI as
+    ``value`` with its ``side``, left (x <= threshold) or right, of the stump on the other
+    features, its ``split_feature`` and ``threshold``) and ``pi`` (the PI curve of ``side``
+    all, left and right: x, value; row -1)."""
+    name = ctx.feature_names[j]
+    grid, dici = derivative_ici(mat, values)
+    split = heterogeneity_split(mat, X, j, min_leaf=min_leaf)
+    on_left = X[:, split.feature] <= split.threshold
+    stump = {"split_feature": ctx.feature_names[split.feature], "threshold": split.threshold}
+    parts = [
+        curves_frame(name, grid, dici).assign(part="dici"),
+        pd.DataFrame({"feature": name, "row": np.arange(len(X)), "x": np.nan,
+                      "value": integrated_importance(mat),
+                      "side": np.where(on_left, "left", "right"), "part": "split"}),
+    ]
+    for side, curve in (("all", partial_importance(mat)), ("left", split.left),
+                        ("right", split.right)):
+        parts.append(pd.DataFrame({"feature": name, "row": -1, "x": values, "value": curve,
+                                   "side": side, "part": "pi"}))
+    return pd.concat(parts, ignore_index=True).assign(**stump)

@@ -51,7 +51,17 @@ from imlbench.metrics.claims import (
     per_combo,
 )
 from imlbench.metrics.truth_errors import TRUTH, against_truth
-from imlbench.params import choice, feature_name, flag, items, number, study_name, table, text
+from imlbench.params import (
+    choice,
+    feature_name,
+    flag,
+    integer,
+    items,
+    number,
+    study_name,
+    table,
+    text,
+)
 from imlbench.stats import mean_and_se, t_multiplier
 
 #: the tolerance of every kind but ``missing_at_max``: k (a normal quantile, turned into the t
@@ -469,15 +479,17 @@ def curve_error(claim: dict, t: Tables) -> list[dict]:
 
 
 @claim_kind("published_value", params={"metric": text(None), "feature": feature_name(None),
-                                       "value": number(), **TOLERANCE})
+                                       "value": number(), "runs": integer(1, minimum=1),
+                                       **TOLERANCE})
 def published_value(claim: dict, t: Tables) -> list[dict]:
-    """A number the paper reports from one run (e.g. a model's R^2, or a feature's importance)
-    is what one run of ours gives: the method's rows with ``metric`` equal to the claim's, or
-    with ``feature`` its importance estimates (``Tables.ranked``), hold one value per
-    repetition; holds when |mean - value| <= t' sd sqrt(1 + 1/R) + atol, the prediction
-    interval of one further run (sd over the R repetitions, t' the Student-t quantile with
-    R - 1 df at Phi(k)). Exactly one of ``metric`` and ``feature`` is given."""
-    k, atol, value = claim["k"], claim["atol"], claim["value"]
+    """A number the paper reports from one run (e.g. a model's R^2, or a feature's importance),
+    or the mean of ``runs`` runs, is what as many runs of ours give: the method's rows with
+    ``metric`` equal to the claim's, or with ``feature`` its importance estimates
+    (``Tables.ranked``), hold one value per repetition; holds when |mean - value| <= t' sd
+    sqrt(1/runs + 1/R) + atol, the prediction interval of the mean of ``runs`` further runs (sd
+    over the R repetitions, t' the Student-t quantile with R - 1 df at Phi(k)). Exactly one of
+    ``metric`` and ``feature`` is given."""
+    k, atol, value, runs = claim["k"], claim["atol"], claim["value"], claim["runs"]
     if (claim["metric"] is None) == (claim["feature"] is None):
         raise ValueError(f"claim {claim['id']} (published_value): give exactly one of metric "
                          f"(a metric row) and feature (a feature's importance); got metric "
@@ -495,16 +507,17 @@ def published_value(claim: dict, t: Tables) -> list[dict]:
                 f"{', '.join(map(str, held.unique()))})")
         sd = float(v.std())
         tk = float(t_multiplier(k, len(v) - 1))
-        half = tk * sd * np.sqrt(1 + 1 / len(v))
+        half = tk * sd * np.sqrt(1 / runs + 1 / len(v))
         allowed = half + atol
         label = wanted if column == "metric" else f"importance of {wanted}"
+        one_or_mean = "one run" if runs == 1 else f"the mean of {runs} runs"
         return claim_row(
             claim, learner, method,
             f"{label}: {v.mean():.4g} (sd {sd:.3g} over {len(v)} reps, from {v.min():.4g} to "
             f"{v.max():.4g})",
-            f"|mean - {value:g}| <= t({k:g}) sd sqrt(1 + 1/reps) + {atol:g} = {allowed:.3g} "
-            f"(t({k:g}) = {tk:.3g}: the t quantile at Phi({k:g}), {len(v) - 1} df; the "
-            f"prediction interval of one run)",
+            f"|mean - {value:g}| <= t({k:g}) sd sqrt({'1' if runs == 1 else f'1/{runs}'} + "
+            f"1/reps) + {atol:g} = {allowed:.3g} (t({k:g}) = {tk:.3g}: the t quantile at "
+            f"Phi({k:g}), {len(v) - 1} df; the prediction interval of {one_or_mean})",
             Check(float(v.mean()), half, "equal", value, atol, scale=value))
 
     return per_combo(claim, t, "other" if column == "metric" else "ranked", one)

@@ -1,0 +1,333 @@
+"""The book's ch. 8 ("Introduction to Feature Importance", Sect. 8.1-8.2) and the real-data
+parts of ch. 9 ("PFI, LOCO and Correlated Features", Sect. 9.1 and 9.3): the PFI and LOCO
+illustration tables, a forest's PFI on the Boston housing data, the shuffled bike days, and
+Boston with an exact and a noisy copy of ``lstat``.
+
+``illustration_rows`` writes the rows the tables of Figs 8.1, 8.3 and 9.1 show: the data
+(every feature, ``y`` and, with ``predict``, the model's f(x)), each feature of ``permute``
+shuffled ``shuffles`` times over all rows (PFI's X_perm,j, Sect. 8.1) with f(X_perm,j), and
+each feature of ``drop`` left out and the learner refitted, f_-j(X_-j) (LOCO, Sect. 8.1).
+
+Claim kinds (importances: ``Tables.ranked``, one row per feature and repetition, ``value`` the
+repetition's importance; repetitions are forest seeds on one table or 80/20 splits):
+
+``boston_order``         each feature of ``above`` is more important than each of ``below``:
+                         per pair and repetition d = value_a - value_b, mean(d) - t' SE > 0
+                         for every pair, SE = sd(d) / sqrt(R), t' the Student-t quantile with
+                         R - 1 df at Phi(k)
+``boston_contrast``      the importance of ``feature``, minus that of ``than_feature`` (in
+                         scenario ``than_scenario`` when given, default the claim's; across
+                         scenarios ``than_feature`` defaults to ``feature``), against ``value``
+                         as ``compare`` says: in one scenario per repetition (t' SE of the
+                         mean), across scenarios (whose splits differ) the difference of the
+                         means with the Welch SE sqrt(s_1^2 / R_1 + s_2^2 / R_2) and the t' of
+                         the smaller R - 1 df; t' at Phi(k), k 3 for ``equal``, else 2
+``association_bound``    the smallest (``stat: min``) or largest |association| of ``feature``
+                         with each of ``others`` (metric rows ``<measure>:<a>:<b>`` of the
+                         ``association`` method) per repetition, its mean against ``value``
+``permuted_marginal``    a permuted column holds the original column's values (the same
+                         multiset in every shuffle: exact), so PFI changes the joint law only
+``shuffle_conflicts``    the share of shuffled rows whose day of the week contradicts the
+                         working-day flag (working day = a day Monday-Friday that is no
+                         holiday, the UCI definition), per shuffle, its mean against ``value``
+                         or against its expectation under a uniform permutation: the shuffled
+                         weekday of a row is a uniform draw from the column, so a row conflicts
+                         with probability 1[work = 1] if it is a holiday, else p if work = 0
+                         and 1 - p if work = 1, p the share of Monday-Friday values
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from imlbench.explain.api import ExplainContext, method
+from imlbench.metrics.claims import (
+    Check,
+    NoData,
+    Tables,
+    claim_kind,
+    claim_row,
+    per_combo,
+    select_rows,
+)
+from imlbench.metrics.curve_claims import COMPARE, TOLERANCE, compared_row
+from imlbench.params import (
+    choice,
+    feature_name,
+    feature_names,
+    flag,
+    integer,
+    items,
+    number,
+    text,
+)
+from imlbench.stats import mean_and_se, t_multiplier
+
+#: the tables ``illustration_rows`` writes
+ORIGINAL, PERMUTED, DROPPED = "original", "permuted", "dropped"
+
+
+def _long(table: str, feature: str, shuffle: int, columns: dict[str, np.ndarray]
+          ) -> pd.DataFrame:
+    """Columns of one table in long form: table, feature, shuffle, row, column, value."""
+    n = len(next(iter(columns.values())))
+    return pd.DataFrame({
+        "table": table, "feature": feature, "shuffle": shuffle,
+        "row": np.tile(np.arange(n), len(columns)),
+        "column": np.repeat(list(columns), n),
+        "value": np.concatenate([np.asarray(v, float) for v in columns.values()]),
+    })
+
+
+@method("illustration_rows", kind="other", params={
+    "permute": feature_names([]), "drop": feature_names([]),
+    "shuffles": integer(1, minimum=1), "predict": flag(True)})
+def _illustration_rows(ctx: ExplainContext, params: dict, rng: np.random.Generator
+                       ) -> pd.DataFrame:
+    """The training rows as the book's illustration tables show them (see the module doc):
+    ``original`` (features, y, f(x) with ``predict``), ``permuted`` (per feature of ``permute``
+    and shuffle: the shuffled column and f(X_perm,j)), ``dropped`` (per feature of ``drop``:
+    f_-j(X_-j) of the learner refitted without it)."""
+    X, y = ctx.X, ctx.y
+    original = {name: X[:, j] for j, name in enumerate(ctx.feature_names)} | {"y": y}
+    if params["predict"]:
+        original["prediction"] = ctx.predict(X)
+    frames = [_long(ORIGINAL, "", 0, original)]
+    for name in params["permute"]:
+        j = ctx.index(name)
+        for s in range(params["shuffles"]):
+            Xp = X.copy()
+            Xp[:, j] = rng.permutation(X[:, j])
+            cols = {name: Xp[:, j]}
+            if params["predict"]:
+                cols["prediction"] = ctx.predict(Xp)
+            frames.append(_long(PERMUTED, name, s, cols))
+    for name in params["drop"]:
+        keep = [k for k in range(X.shape[1]) if k != ctx.index(name)]
+        refit = ctx.fit(X[:, keep], y)
+        frames.append(_long(DROPPED, name, 0, {"prediction": refit(X[:, keep])}))
+    return pd.concat(frames, ignore_index=True)
+
+
+def _by_rep(rows: pd.DataFrame) -> pd.DataFrame:
+    """Importances as one row per repetition, one column per feature."""
+    return rows.pivot_table(index="rep", columns="feature", values="value", aggfunc="first")
+
+
+def _absent(wide: pd.DataFrame, names: list[str]) -> NoData | None:
+    missing = [f for f in names if f not in wide]
+    if missing:
+        return NoData(f"{', '.join(missing)} not among the features "
+                      f"({', '.join(map(str, wide.columns))})")
+    return None
+
+
+@claim_kind("boston_order", params={"above": items(feature_name()),
+                                    "below": items(feature_name()), "k": number(2.0, minimum=0)})
+def boston_order(claim: dict, t: Tables) -> list[dict]:
+    """Every feature of ``above`` outranks every feature of ``below`` by importance, per pair
+    (see the module doc)."""
+    k = claim["k"]
+
+    def one(claim: dict, rows: pd.DataFrame, learner: str, method: str) -> dict | NoData:
+        wide = _by_rep(rows)
+        why = _absent(wide, [*claim["above"], *claim["below"]])
+        if why:
+            return why
+        if len(wide) < 2:
+            return NoData(f"an SE needs 2 repetitions or more; {len(wide)} here")
+        checks, worst = [], None
+        for a in claim["above"]:
+            for b in claim["below"]:
+                d = (wide[a] - wide[b]).dropna()
+                se = mean_and_se(d)[1]
+                half = float(t_multiplier(k, len(d) - 1)) * se
+                checks.append(Check(float(d.mean()), half, "above", 0.0))
+                if worst is None or d.mean() - half < worst[2]:
+                    worst = (a, b, float(d.mean() - half), float(d.mean()), se)
+        means = wide.mean().sort_values(ascending=False)
+        a, b, _, gap, se = worst
+        return claim_row(
+            claim, learner, method,
+            "mean importance " + ", ".join(f"{f} {v:.3g}" for f, v in means.items())
+            + f"; closest pair {a} - {b}: {gap:.3g} (SE {se:.3g})",
+            f"per pair (above, below): mean difference - t({k:g}) SE > 0 over {len(wide)} reps "
+            "(t: the Student-t quantile at Phi(k), reps - 1 df)",
+            Check.joint(checks, scale=float(means.iloc[0])))
+
+    return per_combo(claim, t, "ranked", one)
+
+
+@claim_kind("boston_contrast", params={
+    "feature": feature_name(), "than_feature": feature_name(None),
+    "than_scenario": text(None, nullable=True), "value": number(0.0), **COMPARE,
+    "k": number(None, minimum=0, nullable=True), "atol": number(0.0, minimum=0)})
+def boston_contrast(claim: dict, t: Tables) -> list[dict]:
+    """The importance of ``feature`` (minus that of ``than_feature`` and/or of the feature in
+    ``than_scenario``) against ``value`` (see the module doc); ``k`` defaults to 3 for
+    ``equal`` and 2 for a one-sided test."""
+    f, atol, compare = claim["feature"], claim["atol"], claim["compare"]
+    k = claim["k"] if claim["k"] is not None else (3.0 if compare == "equal" else 2.0)
+    claim = {**claim, "k": k}
+    here = claim["where"]["scenario"]
+    there = claim["than_scenario"] or here
+    g = claim["than_feature"] or (f if there != here else None)
+
+    def one(claim: dict, rows: pd.DataFrame, learner: str, method: str) -> dict | NoData:
+        wide = other = _by_rep(rows)
+        if there != here:
+            theirs = select_rows(t.ranked, there, learner, method)
+            if theirs.empty:
+                return NoData(f"no importances of {there}/{learner}/{method}")
+            other = _by_rep(theirs)
+        for table, name, scenario in ((wide, f, here), (other, g, there)):
+            if name is not None and name not in table:
+                return NoData(f"{name} is not a feature of {scenario}/{learner}/{method}")
+        what = f"importance of {f}" + (f" minus {g}" if g not in (None, f) else "") + (
+            f" ({here} minus {there})" if there != here else "")
+        if there == here:
+            d = wide[f] - (wide[g] if g is not None else 0.0)
+            return compared_row(claim, learner, method, d.dropna(), what,
+                                value=claim["value"], compare=compare, atol=atol)
+        a, b = wide[f].dropna(), other[g].dropna()
+        if min(len(a), len(b)) < 2:
+            return NoData(f"a Welch SE needs 2 repetitions or more in each; {len(a)} and "
+                          f"{len(b)} here")
+        d = float(a.mean() - b.mean())
+        se = float(np.sqrt(a.var() / len(a) + b.var() / len(b)))
+        tk = float(t_multiplier(k, min(len(a), len(b)) - 1))
+        check = Check(d, tk * se, compare, claim["value"], atol if compare == "equal" else 0.0,
+                      scale=float(b.mean()))
+        return claim_row(
+            claim, learner, method,
+            f"{what}: {a.mean():.3g} - {b.mean():.3g} = {d:.3g} (Welch SE {se:.3g}, "
+            f"{len(a)} and {len(b)} reps)",
+            f"difference vs {claim['value']:g} ({compare}) with +- t({k:g}) SE = "
+            f"{tk * se:.3g} (t: the Student-t quantile at Phi(k), min reps - 1 df)", check)
+
+    return per_combo(claim, t, "ranked", one)
+
+
+@claim_kind("association_bound", params={
+    "feature": feature_name(), "others": items(feature_name()),
+    "stat": choice("min", ("min", "max")), "value": number(), **COMPARE, **TOLERANCE})
+def association_bound(claim: dict, t: Tables) -> list[dict]:
+    """The smallest or largest |association| of ``feature`` with ``others`` per repetition
+    against ``value`` (see the module doc)."""
+    f, others, stat = claim["feature"], claim["others"], claim["stat"]
+
+    def one(claim: dict, rows: pd.DataFrame, learner: str, method: str) -> dict | NoData:
+        if "metric" not in rows:
+            return NoData(f"{method} writes no association metrics")
+        parts = rows["metric"].str.split(":", expand=True)
+        if parts.shape[1] != 3:
+            return NoData(f"{method} writes no association metrics (<measure>:<a>:<b>)")
+        pair = [frozenset((a, b)) for a, b in zip(parts[1], parts[2], strict=True)]
+        wanted = {frozenset((f, o)): o for o in others}
+        chosen = rows.assign(other=[wanted.get(p) for p in pair]).dropna(subset=["other"])
+        missing = sorted(set(others) - set(chosen["other"]))
+        if missing:
+            return NoData(f"no association of {f} with {', '.join(missing)} in {method}")
+        wide = chosen.pivot_table(index="rep", columns="other", values="value").abs()
+        d = wide.min(axis=1) if stat == "min" else wide.max(axis=1)
+        if len(d) < 2:
+            return NoData(f"an SE needs 2 repetitions or more; {len(d)} here")
+        means = wide.mean().sort_values()
+        return compared_row(
+            claim, learner, method, d, f"{stat} |association| of {f} with the others",
+            value=claim["value"], compare=claim["compare"], atol=claim["atol"],
+            more="; mean |r| " + ", ".join(f"{o} {v:.3f}" for o, v in means.items()))
+
+    return per_combo(claim, t, "other", one)
+
+
+def _tables(rows: pd.DataFrame, feature: str) -> tuple[pd.DataFrame, pd.DataFrame] | NoData:
+    """The original rows (one column per variable) and the shuffles of ``feature`` (one column
+    per shuffle) of one repetition of ``illustration_rows``."""
+    if "table" not in rows:
+        return NoData("the estimates are no illustration rows (column table)")
+    rows = rows[rows["rep"] == rows["rep"].min()] if "rep" in rows else rows
+    original = rows[rows["table"] == ORIGINAL].pivot(index="row", columns="column",
+                                                     values="value")
+    shuffled = rows[(rows["table"] == PERMUTED) & (rows["feature"] == feature)
+                    & (rows["column"] == feature)]
+    if shuffled.empty:
+        return NoData(f"{feature} is not permuted by the method")
+    return original, shuffled.pivot(index="row", columns="shuffle", values="value")
+
+
+@claim_kind("permuted_marginal", params={"feature": feature_name()})
+def permuted_marginal(claim: dict, t: Tables) -> list[dict]:
+    """Every shuffle of ``feature`` holds the original column's values (exact)."""
+    f = claim["feature"]
+
+    def one(claim: dict, rows: pd.DataFrame, learner: str, method: str) -> dict | NoData:
+        got = _tables(rows, f)
+        if isinstance(got, NoData):
+            return got
+        original, shuffled = got
+        base = np.sort(original[f].to_numpy(float))
+        same = [np.array_equal(np.sort(shuffled[s].to_numpy(float)), base) for s in shuffled]
+        moved = float((shuffled.to_numpy(float) != original[[f]].to_numpy(float)).mean())
+        return claim_row(
+            claim, learner, method,
+            f"{sum(same)} of {len(same)} shuffles of {f} hold the original's {len(base)} "
+            f"values; {moved:.0%} of the rows changed their value",
+            "sorted shuffled column equal to the sorted original in every shuffle (exact)",
+            all(same))
+
+    return per_combo(claim, t, "other", one)
+
+
+def conflicts(weekday: np.ndarray, work: np.ndarray, holiday: np.ndarray,
+              weekend: list[float]) -> np.ndarray:
+    """Rows whose weekday contradicts the working-day flag: working day = Monday-Friday and
+    no holiday (UCI ``day.csv``)."""
+    return work != (~np.isin(weekday, weekend) & (holiday == 0)).astype(float)
+
+
+def expected_conflicts(weekday: np.ndarray, work: np.ndarray, holiday: np.ndarray,
+                       weekend: list[float]) -> float:
+    """The expected share of :func:`conflicts` after a uniform permutation of ``weekday``
+    (see the module doc)."""
+    p = float((~np.isin(weekday, weekend)).mean())
+    each = np.where(holiday == 1, (work == 1).astype(float), np.where(work == 1, 1 - p, p))
+    return float(each.mean())
+
+
+@claim_kind("shuffle_conflicts", params={
+    "feature": feature_name("weekday"), "flag": feature_name("work"),
+    "holiday": feature_name("holiday"), "weekend": items(number(), [0, 6]),
+    "against": choice("value", ("value", "expected")), "value": number(0.0), **COMPARE,
+    **TOLERANCE})
+def shuffle_conflicts(claim: dict, t: Tables) -> list[dict]:
+    """The share of rows whose shuffled ``feature`` (day of the week) contradicts ``flag``
+    (working day), mean over shuffles, against ``value`` or its expectation (see the module
+    doc)."""
+    f, flag_, hol, weekend = claim["feature"], claim["flag"], claim["holiday"], claim["weekend"]
+
+    def one(claim: dict, rows: pd.DataFrame, learner: str, method: str) -> dict | NoData:
+        got = _tables(rows, f)
+        if isinstance(got, NoData):
+            return got
+        original, shuffled = got
+        missing = [c for c in (flag_, hol) if c not in original]
+        if missing:
+            return NoData(f"{', '.join(missing)} not in the data")
+        if shuffled.shape[1] < 2:
+            return NoData(f"an SE needs 2 shuffles or more; {shuffled.shape[1]} here")
+        work, holiday = original[flag_].to_numpy(float), original[hol].to_numpy(float)
+        share = pd.Series({s: float(conflicts(shuffled[s].to_numpy(float), work, holiday,
+                                              weekend).mean()) for s in shuffled})
+        base = float(conflicts(original[f].to_numpy(float), work, holiday, weekend).mean())
+        expected = expected_conflicts(original[f].to_numpy(float), work, holiday, weekend)
+        value = expected if claim["against"] == "expected" else claim["value"]
+        return compared_row(
+            claim, learner, method, share.rename_axis("rep"),
+            f"share of rows whose shuffled {f} contradicts {flag_}",
+            value=value, compare=claim["compare"], atol=claim["atol"],
+            more=f", each a shuffle; original data {base:.3f}, expected under a uniform "
+                 f"permutation {expected:.4f}")
+
+    return per_combo(claim, t, "other", one)

@@ -1,0 +1,258 @@
+"""Chapter 8 and the real data of chapter 9 of the book (Boston forest PFI, the illustration
+tables, the shuffled bike days, Boston with copies of lstat): the illustration method, the claim
+kinds on a case that holds and one that fails, and the figures on synthetic inputs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from figure_inputs import WrittenInputs
+
+import imlbench.studies.book_importance  # noqa: F401  (registers the method, kinds, figures)
+from imlbench.explain.api import METHODS, ExplainContext
+from imlbench.figures import FIGURES
+from imlbench.figures.inputs import FigureInputs
+from imlbench.metrics.claims import (
+    CLAIMS,
+    INCONCLUSIVE,
+    NO_DATA,
+    NOT_REPRODUCED,
+    REPRODUCED,
+    Tables,
+)
+from imlbench.params import check_all
+from imlbench.studies.book_importance.ch8_boston import conflicts, expected_conflicts
+
+NOISE = np.array([0.0, 0.05, -0.05, 0.02, -0.02, 0.04, -0.04, 0.01])
+
+
+def _ranked(values: dict[str, np.ndarray], scenario: str = "s", method: str = "m"
+            ) -> pd.DataFrame:
+    return pd.DataFrame([{"scenario": scenario, "learner": "rf", "method": method, "rep": r,
+                          "feature": f, "value": float(v)}
+                         for f, vs in values.items() for r, v in enumerate(vs)])
+
+
+def _row(kind: str, ranked: pd.DataFrame = None, other: pd.DataFrame = None,
+         **params) -> dict:
+    spec = CLAIMS.get(kind)
+    claim = {"id": "c", "kind": kind, "text": "", "published": "",
+             "where": {"scenario": "s", "learner": "rf", "method": "m"}, **params}
+    claim = {**{k: p.default for k, p in spec.params.items()}, **claim}
+    empty = pd.DataFrame()
+    (row,) = spec(claim, Tables(ranked=empty if ranked is None else ranked, truth={},
+                                other=empty if other is None else other))
+    return row
+
+
+class _Model:
+    """f(x) = 2 x0 + x1: predictions that depend on the columns."""
+
+    def predict(self, X: np.ndarray) -> np.ndarray:
+        return 2 * X[:, 0] + X[:, 1]
+
+
+def _context(n: int = 40) -> ExplainContext:
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(n, 3))
+    y = 2 * X[:, 0] + X[:, 1]
+
+    def fit(Xf: np.ndarray, yf: np.ndarray):
+        beta = np.linalg.lstsq(Xf, yf, rcond=None)[0]
+        return lambda Xn: Xn @ beta
+
+    return ExplainContext(model=_Model(), X=X, y=y, feature_names=["a", "b", "c"], dgp=None,
+                          fit=fit, fixed_rng=lambda _: rng)
+
+
+def test_illustration_rows_permute_keep_the_values_and_drop_refits():
+    ctx = _context()
+    spec = METHODS.get("illustration_rows")
+    out = spec(ctx, {"permute": ["a"], "drop": ["a"], "shuffles": 3},
+               np.random.default_rng(1))
+    original = out[out["table"] == "original"].pivot(index="row", columns="column",
+                                                     values="value")
+    assert list(original.columns) == sorted(["a", "b", "c", "y", "prediction"])
+    np.testing.assert_allclose(original["prediction"], 2 * ctx.X[:, 0] + ctx.X[:, 1])
+    perm = out[(out["table"] == "permuted") & (out["column"] == "a")]
+    assert sorted(perm["shuffle"].unique()) == [0, 1, 2]
+    for _, s in perm.groupby("shuffle"):
+        np.testing.assert_allclose(np.sort(s["value"]), np.sort(ctx.X[:, 0]))
+        assert not np.allclose(s["value"].to_numpy(), ctx.X[:, 0])
+    pred = out[(out["table"] == "permuted") & (out["column"] == "prediction")
+               & (out["shuffle"] == 0)]["value"].to_numpy()
+    shuffled = perm[perm["shuffle"] == 0]["value"].to_numpy()
+    np.testing.assert_allclose(pred, 2 * shuffled + ctx.X[:, 1])
+    # without a, the least-squares refit on b and c predicts y through b alone (a is
+    # independent of them): its predictions are about b, far from y
+    dropped = out[out["table"] == "dropped"]["value"].to_numpy()
+    assert np.corrcoef(dropped, ctx.X[:, 1])[0, 1] > 0.9
+
+
+def test_boston_order_holds_for_separated_features_and_fails_for_reversed_ones():
+    ranked = _ranked({"lstat": 4.0 + NOISE, "rm": 3.5 - NOISE, "nox": 1.9 + NOISE / 2,
+                      "black": 1.2 + NOISE / 3})
+    top = _row("boston_order", ranked, above=["lstat", "rm"], below=["nox", "black"])
+    assert top["verdict"] == REPRODUCED and "closest pair rm - nox" in top["reproduced"]
+    wrong = _row("boston_order", ranked, above=["black"], below=["nox"])
+    assert wrong["verdict"] == NOT_REPRODUCED
+    # two features equal up to noise: the interval of their difference straddles 0
+    close = _ranked({"a": 1.0 + NOISE, "b": 1.0 - NOISE})
+    assert _row("boston_order", close, above=["a"], below=["b"])["verdict"] == INCONCLUSIVE
+    absent = _row("boston_order", ranked, above=["lstat"], below=["zn"])
+    assert absent["verdict"] == NO_DATA and "zn not among the features" in absent["reason"]
+
+
+def test_boston_contrast_within_and_across_scenarios():
+    here = _ranked({"lstat": 3.3 + NOISE, "rm": 2.8 - NOISE})
+    there = _ranked({"lstat": 4.3 + NOISE}, scenario="orig")
+    both = pd.concat([here, there], ignore_index=True)
+    lower = _row("boston_contrast", both, feature="lstat", than_scenario="orig", value=0.0,
+                 compare="below")
+    assert lower["verdict"] == REPRODUCED and "Welch SE" in lower["reproduced"]
+    higher = _row("boston_contrast", both, feature="lstat", than_scenario="orig", value=0.0,
+                  compare="above")
+    assert higher["verdict"] == NOT_REPRODUCED
+    # paired within the scenario: 0.5 + 2 NOISE (SE 0.025, t' about 5.4 at 7 df) is not 0
+    paired = _row("boston_contrast", both, feature="lstat", than_feature="rm", value=0.0,
+                  compare="equal")
+    assert paired["verdict"] == NOT_REPRODUCED
+    # the importance itself against a value: 3.3 is 3.3, not 1
+    assert _row("boston_contrast", both, feature="lstat", value=3.3,
+                compare="equal")["verdict"] == REPRODUCED
+    assert _row("boston_contrast", both, feature="lstat", value=1.0,
+                compare="equal")["verdict"] == NOT_REPRODUCED
+    gone = _row("boston_contrast", here, feature="lstat", than_scenario="orig", value=0.0)
+    assert gone["verdict"] == NO_DATA and "no importances of orig" in gone["reason"]
+
+
+def _assoc(r: dict[str, float], reps: int = 5) -> pd.DataFrame:
+    rows = [{"scenario": "s", "learner": "rf", "method": "m", "rep": k,
+             "metric": f"pearson:{pair}", "value": v + 0.002 * (k - 2)}
+            for k in range(reps) for pair, v in r.items()]
+    return pd.DataFrame(rows)
+
+
+def test_association_bound_reads_the_pairs_in_either_order():
+    strong = _assoc({"lstat:rm": -0.61, "age:lstat": 0.6, "crim:rm": 0.1})
+    row = _row("association_bound", other=strong, feature="lstat", others=["rm", "age"],
+               stat="min", value=0.5, compare="above")
+    assert row["verdict"] == REPRODUCED
+    weak = _assoc({"lstat:rm": -0.61, "crim:lstat": 0.456})
+    assert _row("association_bound", other=weak, feature="lstat", others=["rm", "crim"],
+                stat="min", value=0.5, compare="above")["verdict"] == NOT_REPRODUCED
+    missing = _row("association_bound", other=weak, feature="lstat", others=["dis"],
+                   stat="min", value=0.5, compare="above")
+    assert missing["verdict"] == NO_DATA and "dis" in missing["reason"]
+
+
+def test_the_expected_share_of_conflicts_matches_a_brute_force_average():
+    # 14 days: two weeks, Monday of the first week a holiday
+    weekday = np.array([6, 0, 1, 2, 3, 4, 5] * 2, float)
+    holiday = np.zeros(14)
+    holiday[2] = 1
+    work = (~np.isin(weekday, [0, 6]) & (holiday == 0)).astype(float)
+    assert not conflicts(weekday, work, holiday, [0, 6]).any()
+    rng = np.random.default_rng(3)
+    shares = [conflicts(rng.permutation(weekday), work, holiday, [0, 6]).mean()
+              for _ in range(20000)]
+    expected = expected_conflicts(weekday, work, holiday, [0, 6])
+    # 9 working days conflict with prob 4/14 (a weekend value), 4 weekend days with 10/14,
+    # the holiday never: (9 * 4 + 4 * 10) / 14 / 14
+    assert expected == pytest.approx((9 * 4 + 4 * 10) / 14**2)
+    # Monte Carlo SE of the mean over 20,000 shuffles: sd (about 0.12) / sqrt(20000) < 0.001
+    assert np.mean(shares) == pytest.approx(expected, abs=0.004)
+
+
+def _rows_table(weekdays: list[np.ndarray], work: np.ndarray, holiday: np.ndarray,
+                weekday: np.ndarray) -> pd.DataFrame:
+    n = len(work)
+    frames = [pd.DataFrame({"table": "original", "feature": "", "shuffle": 0,
+                            "row": np.tile(np.arange(n), 4),
+                            "column": np.repeat(["weekday", "work", "holiday", "y"], n),
+                            "value": np.concatenate([weekday, work, holiday, np.ones(n)])})]
+    for s, w in enumerate(weekdays):
+        frames.append(pd.DataFrame({"table": "permuted", "feature": "weekday", "shuffle": s,
+                                    "row": np.arange(n), "column": "weekday", "value": w}))
+    out = pd.concat(frames, ignore_index=True)
+    return out.assign(scenario="s", learner="rf", method="m", rep=0)
+
+
+def test_shuffle_conflicts_and_permuted_marginal():
+    weekday = np.array([6, 0, 1, 2, 3, 4, 5] * 2, float)
+    holiday = np.zeros(14)
+    work = (~np.isin(weekday, [0, 6])).astype(float)
+    rng = np.random.default_rng(0)
+    shuffled = _rows_table([rng.permutation(weekday) for _ in range(50)], work, holiday,
+                           weekday)
+    above = _row("shuffle_conflicts", other=shuffled, value=0.0, compare="above")
+    assert above["verdict"] == REPRODUCED and "original data 0.000" in above["reproduced"]
+    assert _row("shuffle_conflicts", other=shuffled, against="expected",
+                compare="equal")["verdict"] == REPRODUCED
+    # shuffles that keep every weekday in place conflict nowhere: not above 0
+    kept = _rows_table([weekday, weekday], work, holiday, weekday)
+    assert _row("shuffle_conflicts", other=kept, value=0.0,
+                compare="above")["verdict"] != REPRODUCED
+    assert _row("permuted_marginal", other=shuffled, feature="weekday")["verdict"] == \
+        REPRODUCED
+    altered = _rows_table([np.full(14, 3.0)], work, holiday, weekday)
+    assert _row("permuted_marginal", other=altered, feature="weekday")["verdict"] == \
+        NOT_REPRODUCED
+
+
+class Written(WrittenInputs):
+    def draw(self, name: str, params: dict, scenarios: list[str]) -> Path:
+        spec = FIGURES.get(f"book_importance.{name}")
+        assert set(self.methods) == set(spec.methods), "the test fills every declared role"
+        check_all(spec.params, params, owner=name)
+        inputs = FigureInputs(self.paths, self.methods, scenarios)
+        png, pdf = self.root / f"{name}.png", self.root / f"{name}.pdf"
+        spec(inputs, {"title": name, "caption": "test", "params": params}, png, pdf)
+        return png
+
+
+def test_illustration_table_figure_draws_the_intact_and_the_changed_tables(tmp_path):
+    ctx = _context()
+    rows = METHODS.get("illustration_rows")(ctx, {"permute": ["a", "b"], "drop": ["a"]},
+                                            np.random.default_rng(1))
+    d = Written(tmp_path)
+    d.table("s", "rf", "rows_m", "rows", rows.assign(rep=0))
+    assert d.draw("illustration_table", {"kind": "permute", "columns": ["a", "b", "c"]},
+                  ["s"]).exists()
+    assert d.draw("illustration_table", {"kind": "drop", "columns": ["a", "b", "c"],
+                                         "dates": "2011-01-01", "names": {"y": "cnt"}},
+                  ["s"]).exists()
+
+
+def test_importance_figures_draw_on_synthetic_inputs(tmp_path):
+    d = Written(tmp_path)
+    pfi = _ranked({"lstat": 4.0 + NOISE, "rm": 3.5 - NOISE, "black": 1.2 + NOISE})
+    pfi = pfi.drop(columns=["scenario", "learner", "method"]).assign(
+        lower=lambda x: x["value"] - 0.1, upper=lambda x: x["value"] + 0.1, lower_q=0.05,
+        upper_q=0.95, n_repeats=5)
+    d.table("s", "rf", "pfi_m", "pfi", pfi)
+    assert d.draw("forest_pfi", {"labels": {"rm": "Rooms"}}, ["s"]).exists()
+
+    d = Written(tmp_path / "variants")
+    for sc, shift in (("orig", 0.0), ("dup", -1.5)):
+        values = {"lstat": 4.0 + shift + NOISE, "rm": 3.0 + NOISE}
+        if sc == "dup":
+            values["lstat_dup"] = 2.5 + NOISE
+        d.table(sc, "rf", "loco_m", "importance",
+                _ranked(values).drop(columns=["scenario", "learner", "method"]))
+    assert d.draw("boston_variants", {"groups": {"orig": "original"}}, ["orig", "dup"]).exists()
+
+    d = Written(tmp_path / "benchmark")
+    for learner, mse in (("rf", 11.0), ("lm", 27.0)):
+        fit = pd.DataFrame({"rep": range(8), "metric": "mse_test", "value": mse + NOISE})
+        d.table("orig", learner, "fit_m", "fit", fit)
+    for sc, pairs in (("orig", {"rm:lstat": -0.61, "rm:crim": -0.2, "crim:lstat": 0.46}),
+                      ("dup", {"lstat:lstat_dup": 1.0, "rm:lstat_dup": -0.61,
+                               "rm:lstat": -0.61})):
+        assoc = _assoc(pairs).drop(columns=["scenario", "learner", "method"])
+        d.table(sc, "rf", "assoc_m", "association", assoc)
+    assert d.draw("boston_benchmark", {"names": {"rf": "random forest"}},
+                  ["orig", "dup"]).exists()
