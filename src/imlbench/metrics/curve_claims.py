@@ -505,22 +505,29 @@ def published_value(claim: dict, t: Tables) -> list[dict]:
                 f"a prediction interval needs {column} {wanted} in 2 repetitions or more; "
                 f"{_where(claim, learner, method)} has it in {len(v)} ({column}s: "
                 f"{', '.join(map(str, held.unique()))})")
-        sd = float(v.std())
-        tk = float(t_multiplier(k, len(v) - 1))
-        half = tk * sd * np.sqrt(1 / runs + 1 / len(v))
-        allowed = half + atol
         label = wanted if column == "metric" else f"importance of {wanted}"
-        one_or_mean = "one run" if runs == 1 else f"the mean of {runs} runs"
+        check, test = prediction_check(v, value, k, atol, runs)
         return claim_row(
             claim, learner, method,
-            f"{label}: {v.mean():.4g} (sd {sd:.3g} over {len(v)} reps, from {v.min():.4g} to "
-            f"{v.max():.4g})",
-            f"|mean - {value:g}| <= t({k:g}) sd sqrt({'1' if runs == 1 else f'1/{runs}'} + "
-            f"1/reps) + {atol:g} = {allowed:.3g} (t({k:g}) = {tk:.3g}: the t quantile at "
-            f"Phi({k:g}), {len(v) - 1} df; the prediction interval of {one_or_mean})",
-            Check(float(v.mean()), half, "equal", value, atol, scale=value))
+            f"{label}: {v.mean():.4g} (sd {v.std():.3g} over {len(v)} reps, from {v.min():.4g} "
+            f"to {v.max():.4g})", test, check)
 
     return per_combo(claim, t, "other" if column == "metric" else "ranked", one)
+
+
+def prediction_check(v: pd.Series, value: float, k: float, atol: float,
+                     runs: int = 1) -> tuple[Check, str]:
+    """``v`` (one value per repetition) against a number printed from one run or as the mean
+    of ``runs`` runs: |mean - value| <= t' sd sqrt(1/runs + 1/R) + atol, the prediction
+    interval of the mean of ``runs`` further runs; the check and its tolerance text."""
+    sd = float(v.std())
+    tk = float(t_multiplier(k, len(v) - 1))
+    half = tk * sd * np.sqrt(1 / runs + 1 / len(v))
+    one_or_mean = "one run" if runs == 1 else f"the mean of {runs} runs"
+    return (Check(float(v.mean()), half, "equal", value, atol, scale=value),
+            f"|mean - {value:g}| <= t({k:g}) sd sqrt({'1' if runs == 1 else f'1/{runs}'} + "
+            f"1/reps) + {atol:g} = {half + atol:.3g} (t({k:g}) = {tk:.3g}: the t quantile at "
+            f"Phi({k:g}), {len(v) - 1} df; the prediction interval of {one_or_mean})")
 
 
 @claim_kind("curve_gap", params={

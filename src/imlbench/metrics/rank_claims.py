@@ -16,6 +16,28 @@ tolerance into the scorecard row next to the verdict.
                         repetition d = mean rank of ``higher`` - mean rank of ``lower``;
                         mean(d) - t' SE > 0, SE = sd(d) / sqrt(R), t' the Student-t
                         quantile with R - 1 df at Phi(z)
+``importance_order``    features ordered by their importance values (not their ranks): per pair
+                        (a, b) and repetition d = value_a - value_b, mean(d) - t' SE > 0 for
+                        every pair, SE = sd(d) / sqrt(R), t' the Student-t quantile with R - 1
+                        df at Phi(z). The pairs: the consecutive ones of the chain ``order``
+                        (most important first), with ``position: top`` also (last of
+                        ``order``, g) for every other feature g (they are the most important),
+                        with ``bottom`` (g, first of ``order``) (the least important); and
+                        every (a of ``above``, b of ``below``)
+``importance_contrast``  the mean importance (``statistic: value``) or mean place (``place``:
+                        the book's rank, 1 = most important, k + 1 - rank of k features) of
+                        ``features`` in one repetition, against the same of ``than_features``
+                        (default the same) under ``than_learner`` (default the claim's) in
+                        ``than_scenario`` (default the claim's): within one scenario the
+                        repetitions share their data and split, d = a - b per repetition, SE =
+                        sd(d) / sqrt(R); across scenarios (independent data, e.g. another value
+                        of a sweep) d = mean(a) - mean(b), SE = sqrt(s_a^2 / R_a + s_b^2 /
+                        R_b). Without any ``than_*`` the statistic itself. Tested against
+                        ``value`` by ``compare`` (``above``, ``below``; ``at_most`` /
+                        ``at_least``: not significantly above / below; ``equal`` widened by
+                        ``atol``) with half-width t' SE, t' the Student-t quantile at Phi(z)
+                        with R - 1 df (the smaller R across scenarios); ``z`` defaults to 3
+                        for ``equal``, else 2
 ``rank_shift``          a feature's rank under the claim's method minus its rank under method
                         ``than``, per repetition, exceeds ``min_shift``: mean - t' SE >
                         min_shift, SE = sd / sqrt(R), t' the Student-t quantile with R - 1 df
@@ -71,7 +93,16 @@ import numpy as np
 import pandas as pd
 from scipy.special import ndtri
 
-from imlbench.metrics.claims import Check, NoData, Tables, claim_kind, claim_row, paired, per_combo
+from imlbench.metrics.claims import (
+    Check,
+    NoData,
+    Tables,
+    claim_kind,
+    claim_row,
+    paired,
+    per_combo,
+    select_rows,
+)
 from imlbench.metrics.curve_claims import compared_row
 from imlbench.metrics.ranks import TIE_Z, describe_tie, ranked_truth, unresolved_ties
 from imlbench.params import (
@@ -167,6 +198,62 @@ def rank_order(claim: dict, t: Tables) -> list[dict]:
     return per_combo(claim, t, "ranked", one)
 
 
+def by_repetition(rows: pd.DataFrame) -> pd.DataFrame:
+    """Importance values as a table: one row per repetition, one column per feature."""
+    return rows.pivot_table(index="rep", columns="feature", values="value", aggfunc="first")
+
+
+def order_pairs(order: list[str], position: str, features: list[str], above: list[str] = (),
+                below: list[str] = ()) -> list[tuple[str, str]]:
+    """The (more, less important) pairs ``importance_order`` tests (see the module doc)."""
+    pairs = list(zip(order[:-1], order[1:], strict=False))
+    rest = [f for f in features if f not in order]
+    if order and position == "top":
+        pairs += [(order[-1], g) for g in rest]
+    elif order and position == "bottom":
+        pairs += [(g, order[0]) for g in rest]
+    return pairs + [(a, b) for a in above for b in below]
+
+
+@claim_kind("importance_order", params={
+    "order": items(feature_name(), []), "position": choice("any", ("any", "top", "bottom")),
+    "above": items(feature_name(), []), "below": items(feature_name(), []),
+    "z": number(2.0, minimum=0)})
+def importance_order(claim: dict, t: Tables) -> list[dict]:
+    """Features are ordered by importance: every pair of :func:`order_pairs` by mean(d) - t' SE
+    > 0 over the repetitions (see the module doc)."""
+    z, order, position = claim["z"], claim["order"], claim["position"]
+    named = [*order, *claim["above"], *claim["below"]]
+
+    def one(claim: dict, r: pd.DataFrame, learner: str, method: str) -> dict | NoData:
+        v = by_repetition(r)
+        absent = [f for f in named if f not in v]
+        if absent:
+            return NoData(f"{', '.join(absent)} not among the features ({', '.join(v)})")
+        pairs = order_pairs(order, position, list(v), claim["above"], claim["below"])
+        if not pairs:
+            return NoData(f"claim {claim['id']}: nothing to compare (give two features in "
+                          f"order, one with position top or bottom, or above and below)")
+        d = pd.DataFrame({f"{a}>{b}": v[a] - v[b] for a, b in pairs}).dropna()
+        if len(d) < 2:
+            return NoData(f"an SE needs 2 repetitions or more; {len(d)} here")
+        mean, se = d.mean(), d.std(ddof=1) / np.sqrt(len(d))
+        half = float(t_multiplier(z, len(d) - 1)) * se
+        worst = (mean - half).idxmin()
+        means = v.mean().sort_values(ascending=False)
+        return claim_row(
+            claim, learner, method,
+            "mean importances " + ", ".join(f"{f} {m:.3f}" for f, m in means.items())
+            + f"; weakest pair {worst.replace('>', ' > ')}: difference {mean[worst]:.3f} "
+            f"(SE {se[worst]:.3f})",
+            f"per pair difference - t({z:g}) SE > 0, {len(pairs)} pair(s), {len(d)} reps "
+            f"(t: the t quantile at Phi({z:g}), {len(d) - 1} df)",
+            Check(mean.to_numpy(float), half.to_numpy(float), "above", 0.0,
+                  scale=float(means.iloc[0])))
+
+    return per_combo(claim, t, "ranked", one)
+
+
 @claim_kind("rank_shift", params={"feature": feature_name(), "than": study_name("methods"),
                                   "min_shift": number(0.0), "k": number(2.0, minimum=0)})
 def rank_shift(claim: dict, t: Tables) -> list[dict]:
@@ -201,6 +288,89 @@ Z_BY_EXPECT = {"z": number(None, minimum=0, nullable=True)}
 def default_z(claim: dict, equality: bool) -> float:
     """The claim's ``z``, or 3 for an equality and 2 for a one-sided test."""
     return claim["z"] if claim["z"] is not None else (3.0 if equality else 2.0)
+
+
+#: the statistics ``importance_contrast`` reads per repetition
+SWEEP_STATISTICS = ("value", "place")
+#: the comparisons of ``importance_contrast`` (see :class:`imlbench.metrics.claims.Check`)
+SWEEP_COMPARES = ("above", "below", "at_most", "at_least", "equal")
+def per_rep(rows: pd.DataFrame, features: list[str], statistic: str) -> pd.Series | NoData:
+    """Per repetition, the mean over ``features`` of the importance (``value``) or of the
+    book's place (``place``: k + 1 - rank, 1 = most important) among the k features."""
+    absent = [f for f in features if f not in set(rows["feature"])]
+    if absent:
+        return NoData(f"{', '.join(absent)} not among the features "
+                      f"({', '.join(dict.fromkeys(rows['feature']))})")
+    if statistic == "place":
+        k = rows.groupby("rep")["feature"].transform("size")
+        rows = rows.assign(value=k + 1 - rows["rank"])
+    return rows[rows["feature"].isin(features)].groupby("rep")["value"].mean()
+
+
+def _label(scenario: str, learner: str, method: str, features: list[str]) -> str:
+    return f"{'/'.join(features)} in {scenario} ({learner}, {method})"
+
+
+@claim_kind("importance_contrast", params={
+    "features": items(feature_name()), "statistic": choice("value", SWEEP_STATISTICS),
+    "than_scenario": study_name("scenarios", None), "than_learner": study_name("learners", None),
+    "than_features": items(feature_name(), None, nullable=True),
+    "compare": choice("above", SWEEP_COMPARES), "value": number(0.0),
+    "atol": number(0.0, minimum=0), **Z_BY_EXPECT})
+def importance_contrast(claim: dict, t: Tables) -> list[dict]:
+    """The mean importance or place of ``features`` against another scenario, learner or
+    feature set, or alone, tested against ``value`` (see the module doc)."""
+    scenario, stat = claim["where"]["scenario"], claim["statistic"]
+    compare, target, atol = claim["compare"], claim["value"], claim["atol"]
+    z = default_z(claim, compare == "equal")
+    other_scenario = claim["than_scenario"] or scenario
+    compared = any(claim[k] is not None for k in ("than_scenario", "than_learner",
+                                                   "than_features"))
+
+    def one(claim: dict, rows: pd.DataFrame, learner: str, method: str) -> dict | NoData:
+        a = per_rep(rows, claim["features"], stat)
+        if isinstance(a, NoData):
+            return a
+        what = f"mean {stat} of {_label(scenario, learner, method, claim['features'])}"
+        if not compared:
+            d, se, df = a.mean(), a.std(ddof=1) / np.sqrt(len(a)), len(a) - 1
+            shown = f"{what}: {d:.4g} (SE {se:.3g}, {len(a)} reps)"
+        else:
+            other_learner = claim["than_learner"] or learner
+            features = claim["than_features"] or claim["features"]
+            r = select_rows(t.ranked, other_scenario, other_learner, method)
+            if r.empty:
+                return NoData(f"no importances of {other_scenario}/{other_learner}/{method}")
+            b = per_rep(r, features, stat)
+            if isinstance(b, NoData):
+                return b
+            if other_scenario == scenario:  # the same data and split per repetition
+                diff = (a - b).dropna()
+                d, se, df = diff.mean(), diff.std(ddof=1) / np.sqrt(len(diff)), len(diff) - 1
+            else:
+                d = a.mean() - b.mean()
+                se = np.sqrt(a.var(ddof=1) / len(a) + b.var(ddof=1) / len(b))
+                df = min(len(a), len(b)) - 1
+            shown = (f"{what}: {a.mean():.4g}; of "
+                     f"{_label(other_scenario, other_learner, method, features)}: "
+                     f"{b.mean():.4g}; difference {d:.4g} (SE {se:.3g}, "
+                     f"{'paired' if other_scenario == scenario else 'independent'} reps)")
+        if df < 1:
+            return NoData(f"an SE needs 2 repetitions or more; {df + 1} here")
+        tk = float(t_multiplier(z, df))
+        sign = {"above": ">", "below": "<", "at_most": "not significantly >",
+                "at_least": "not significantly <", "equal": "="}[compare]
+        return claim_row(
+            claim, learner, method, shown,
+            f"{'difference' if compared else 'mean'} {sign} {target:g}"
+            + (f" (+- {atol:g})" if compare == "equal" and atol else "")
+            + f" with half-width t({z:g}) SE = {tk * se:.3g} (t: the t quantile at Phi({z:g}), "
+            f"{df} df)",
+            Check(float(d), tk * float(se), compare, target,
+                  atol if compare == "equal" else 0.0, scale=float(abs(b.mean()) if compared
+                                                             else abs(a.mean()))))
+
+    return per_combo(claim, t, "ranked", one)
 
 
 #: SE of a sample median relative to sd / sqrt(R) under normality (sqrt(pi / 2))

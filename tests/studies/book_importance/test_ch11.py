@@ -13,7 +13,6 @@ from imlbench.figures import FIGURES
 from imlbench.figures.inputs import FigureInputs
 from imlbench.metrics.claims import CLAIMS, NOT_REPRODUCED, REPRODUCED, Tables
 from imlbench.metrics.ranks import add_ranks
-from imlbench.studies.book_importance.ch11 import order_pairs
 
 
 def _ranked(values: dict[str, list[float]], learner: str = "l", method: str = "test",
@@ -35,22 +34,6 @@ def _row(kind: str, ranked: pd.DataFrame, learner: str = "l", method: str = "tes
 NOISE = [0.0, 0.02, -0.02, 0.01, -0.01, 0.03]
 FOUR = {"x4": [2.4 + e for e in NOISE], "x2": [1.9 + e for e in NOISE],
         "x1": [1.5 - e for e in NOISE], "x3": [1.05 + e / 2 for e in NOISE]}
-
-
-def test_order_pairs_add_the_rest_at_the_top_or_bottom():
-    feats = ["a", "b", "c", "d"]
-    assert order_pairs(["a", "b"], "any", feats) == [("a", "b")]
-    assert order_pairs(["a"], "top", feats) == [("a", "b"), ("a", "c"), ("a", "d")]
-    assert order_pairs(["c", "d"], "bottom", feats) == [("c", "d"), ("a", "c"), ("b", "c")]
-
-
-def test_tt_order_holds_for_the_true_order_and_fails_for_a_swap():
-    r = _ranked(FOUR)
-    assert _row("tt_order", r, order=["x4", "x2", "x1", "x3"])["verdict"] == REPRODUCED
-    assert _row("tt_order", r, order=["x4", "x1", "x2", "x3"])["verdict"] == NOT_REPRODUCED
-    assert _row("tt_order", r, order=["x4"], position="top")["verdict"] == REPRODUCED
-    assert _row("tt_order", r, order=["x1"], position="bottom")["verdict"] == NOT_REPRODUCED
-    assert _row("tt_order", r, order=["x3"], position="bottom")["verdict"] == REPRODUCED
 
 
 def test_tt_place_is_a_prediction_interval_of_one_runs_place():

@@ -17,7 +17,6 @@ from imlbench.figures import FIGURES
 from imlbench.figures.inputs import FigureInputs
 from imlbench.metrics.claims import (
     CLAIMS,
-    INCONCLUSIVE,
     NO_DATA,
     NOT_REPRODUCED,
     REPRODUCED,
@@ -92,40 +91,26 @@ def test_illustration_rows_permute_keep_the_values_and_drop_refits():
     assert np.corrcoef(dropped, ctx.X[:, 1])[0, 1] > 0.9
 
 
-def test_boston_order_holds_for_separated_features_and_fails_for_reversed_ones():
-    ranked = _ranked({"lstat": 4.0 + NOISE, "rm": 3.5 - NOISE, "nox": 1.9 + NOISE / 2,
-                      "black": 1.2 + NOISE / 3})
-    top = _row("boston_order", ranked, above=["lstat", "rm"], below=["nox", "black"])
-    assert top["verdict"] == REPRODUCED and "closest pair rm - nox" in top["reproduced"]
-    wrong = _row("boston_order", ranked, above=["black"], below=["nox"])
-    assert wrong["verdict"] == NOT_REPRODUCED
-    # two features equal up to noise: the interval of their difference straddles 0
-    close = _ranked({"a": 1.0 + NOISE, "b": 1.0 - NOISE})
-    assert _row("boston_order", close, above=["a"], below=["b"])["verdict"] == INCONCLUSIVE
-    absent = _row("boston_order", ranked, above=["lstat"], below=["zn"])
-    assert absent["verdict"] == NO_DATA and "zn not among the features" in absent["reason"]
-
-
-def test_boston_contrast_within_and_across_scenarios():
+def test_importance_contrast_within_and_across_scenarios():
     here = _ranked({"lstat": 3.3 + NOISE, "rm": 2.8 - NOISE})
     there = _ranked({"lstat": 4.3 + NOISE}, scenario="orig")
     both = pd.concat([here, there], ignore_index=True)
-    lower = _row("boston_contrast", both, feature="lstat", than_scenario="orig", value=0.0,
+    lower = _row("importance_contrast", both, features=["lstat"], than_scenario="orig", value=0.0,
                  compare="below")
-    assert lower["verdict"] == REPRODUCED and "Welch SE" in lower["reproduced"]
-    higher = _row("boston_contrast", both, feature="lstat", than_scenario="orig", value=0.0,
+    assert lower["verdict"] == REPRODUCED and "independent reps" in lower["reproduced"]
+    higher = _row("importance_contrast", both, features=["lstat"], than_scenario="orig", value=0.0,
                   compare="above")
     assert higher["verdict"] == NOT_REPRODUCED
     # paired within the scenario: 0.5 + 2 NOISE (SE 0.025, t' about 5.4 at 7 df) is not 0
-    paired = _row("boston_contrast", both, feature="lstat", than_feature="rm", value=0.0,
+    paired = _row("importance_contrast", both, features=["lstat"], than_features=["rm"], value=0.0,
                   compare="equal")
     assert paired["verdict"] == NOT_REPRODUCED
     # the importance itself against a value: 3.3 is 3.3, not 1
-    assert _row("boston_contrast", both, feature="lstat", value=3.3,
+    assert _row("importance_contrast", both, features=["lstat"], value=3.3,
                 compare="equal")["verdict"] == REPRODUCED
-    assert _row("boston_contrast", both, feature="lstat", value=1.0,
+    assert _row("importance_contrast", both, features=["lstat"], value=1.0,
                 compare="equal")["verdict"] == NOT_REPRODUCED
-    gone = _row("boston_contrast", here, feature="lstat", than_scenario="orig", value=0.0)
+    gone = _row("importance_contrast", here, features=["lstat"], than_scenario="orig", value=0.0)
     assert gone["verdict"] == NO_DATA and "no importances of orig" in gone["reason"]
 
 

@@ -1,6 +1,6 @@
 """Chapter 9 simulations of the book (PFI and LOCO over a correlation sweep): the claim kinds
-s_sweep and s_fit_better (each on a case that holds and one that fails), the book's places
-from the layer's ranks, and the figures on synthetic inputs."""
+importance_contrast (the layer's) and s_fit_better (each on a case that holds and one that
+fails), the book's places from the layer's ranks, and the figures on synthetic inputs."""
 
 from __future__ import annotations
 
@@ -65,39 +65,40 @@ def test_over_splits_is_the_mean_with_the_5_and_95_percent_quantiles():
     assert rows.loc[(0.0, "x1"), "rho"] == "rho = 0"
 
 
-def test_s_sweep_compares_across_the_sweep():
+def test_importance_contrast_compares_across_the_sweep():
     t = _tables()
     grows = {"features": ["x1", "x2"], "than_scenario": "s_rho0"}
-    assert _row("s_sweep", t, **grows, compare="above")["verdict"] == REPRODUCED
-    assert _row("s_sweep", t, **grows, compare="below")["verdict"] == NOT_REPRODUCED
-    assert _row("s_sweep", t, **grows, compare="at_most")["verdict"] == NOT_REPRODUCED
+    assert _row("importance_contrast", t, **grows, compare="above")["verdict"] == REPRODUCED
+    assert _row("importance_contrast", t, **grows, compare="below")["verdict"] == NOT_REPRODUCED
+    assert _row("importance_contrast", t, **grows, compare="at_most")["verdict"] == NOT_REPRODUCED
     # x3 and x4 fell: "not above" holds, "above" fails
     falls = {"features": ["x3", "x4"], "than_scenario": "s_rho0"}
-    assert _row("s_sweep", t, **falls, compare="at_most")["verdict"] == REPRODUCED
-    assert _row("s_sweep", t, **falls, compare="above")["verdict"] == NOT_REPRODUCED
+    assert _row("importance_contrast", t, **falls, compare="at_most")["verdict"] == REPRODUCED
+    assert _row("importance_contrast", t, **falls, compare="above")["verdict"] == NOT_REPRODUCED
 
 
-def test_s_sweep_levels_places_and_pairs():
+def test_importance_contrast_levels_places_and_pairs():
     t = _tables()
     place = {"statistic": "place", "compare": "equal"}
-    assert _row("s_sweep", t, features=["x1", "x2"], value=1.5, **place)["verdict"] == REPRODUCED
-    assert _row("s_sweep", t, features=["x1", "x2"], value=3.5, **place)["verdict"] == \
+    assert _row("importance_contrast", t, features=["x1", "x2"], value=1.5,
+                **place)["verdict"] == REPRODUCED
+    assert _row("importance_contrast", t, features=["x1", "x2"], value=3.5, **place)["verdict"] == \
         NOT_REPRODUCED
     # within one scenario, paired by repetition: x1's place minus x4's is -3
     pair = {"features": ["x1"], "than_features": ["x4"], "statistic": "place"}
-    assert _row("s_sweep", t, **pair, compare="below")["verdict"] == REPRODUCED
-    assert _row("s_sweep", t, **pair, compare="at_least")["verdict"] == NOT_REPRODUCED
+    assert _row("importance_contrast", t, **pair, compare="below")["verdict"] == REPRODUCED
+    assert _row("importance_contrast", t, **pair, compare="at_least")["verdict"] == NOT_REPRODUCED
     # against another learner on the same splits: "other" places x1 lower than "l"
     learner = {"features": ["x1", "x2"], "than_learner": "other", "statistic": "place"}
-    assert _row("s_sweep", t, **learner, compare="below")["verdict"] == REPRODUCED
-    assert _row("s_sweep", t, **learner, compare="above")["verdict"] == NOT_REPRODUCED
+    assert _row("importance_contrast", t, **learner, compare="below")["verdict"] == REPRODUCED
+    assert _row("importance_contrast", t, **learner, compare="above")["verdict"] == NOT_REPRODUCED
 
 
-def test_s_sweep_without_data_says_why():
+def test_importance_contrast_without_data_says_why():
     t = _tables()
-    row = _row("s_sweep", t, features=["x9"])
+    row = _row("importance_contrast", t, features=["x9"])
     assert row["verdict"] == NO_DATA and "x9 not among the features" in row["reason"]
-    row = _row("s_sweep", t, features=["x1"], than_scenario="s_rho0.5")
+    row = _row("importance_contrast", t, features=["x1"], than_scenario="s_rho0.5")
     assert row["verdict"] == NO_DATA and "no importances of s_rho0.5" in row["reason"]
 
 

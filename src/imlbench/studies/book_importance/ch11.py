@@ -9,14 +9,9 @@ its 15% validation and 15% test frames.
 
 Claim kinds over the importances of each repetition (``Tables.ranked``: one row per feature
 and repetition; ``value`` the median over the permutation repeats; repetitions are fresh data
-sets or fresh splits of a table), what the layer's rank kinds do not say:
+sets or fresh splits of a table), what the layer's kinds do not say (orders of the
+values are the layer's ``importance_order``):
 
-``tt_order``  the features in ``order`` are ordered (most important first): per consecutive
-              pair (a, b) and repetition d = value_a - value_b; mean(d) - t' SE > 0 for every
-              pair, SE = sd(d) / sqrt(R), t' the Student-t quantile with R - 1 df at Phi(z).
-              ``position: top`` adds the pairs (last of ``order``, g) for every feature g not
-              in ``order`` (the listed features are the most important ones); ``bottom`` the
-              pairs (g, first of ``order``) (they are the least important ones)
 ``tt_place``  a feature's place (1 = most important; ties share the mean place) is the place
               the book printed from its one run: |mean - value| <= t' sd sqrt(1 + 1/R) + atol,
               the prediction interval of one further run (as the layer's ``published_value``)
@@ -32,11 +27,9 @@ sets or fresh splits of a table), what the layer's rank kinds do not say:
 
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
 
 from imlbench.metrics.claims import (
-    Check,
     NoData,
     Tables,
     claim_kind,
@@ -44,75 +37,9 @@ from imlbench.metrics.claims import (
     per_combo,
     select_rows,
 )
-from imlbench.metrics.curve_claims import COMPARE, TOLERANCE, compared_row
-from imlbench.params import choice, feature_name, items, number, study_name
-from imlbench.stats import t_multiplier
-
-
-def by_rep(rows: pd.DataFrame) -> pd.DataFrame:
-    """The importances as a table: one row per repetition, one column per feature."""
-    return rows.pivot_table(index="rep", columns="feature", values="value", aggfunc="first")
-
-
-def order_pairs(order: list[str], position: str, features: list[str]) -> list[tuple[str, str]]:
-    """The (more, less important) pairs ``tt_order`` tests (see the module doc)."""
-    pairs = list(zip(order[:-1], order[1:], strict=True))
-    rest = [f for f in features if f not in order]
-    if position == "top":
-        pairs += [(order[-1], g) for g in rest]
-    elif position == "bottom":
-        pairs += [(g, order[0]) for g in rest]
-    return pairs
-
-
-@claim_kind("tt_order", params={
-    "order": items(feature_name()), "position": choice("any", ("any", "top", "bottom")),
-    "z": number(2.0, minimum=0)})
-def tt_order(claim: dict, t: Tables) -> list[dict]:
-    """The features ``order`` are ordered by importance, each pair by mean(d) - t' SE > 0
-    over the repetitions (see the module doc)."""
-    z, order, position = claim["z"], claim["order"], claim["position"]
-
-    def one(claim: dict, r: pd.DataFrame, learner: str, method: str) -> dict | NoData:
-        v = by_rep(r)
-        absent = [f for f in order if f not in v]
-        if absent:
-            return NoData(f"{', '.join(absent)} not among the features ({', '.join(v)})")
-        pairs = order_pairs(order, position, list(v))
-        if not pairs:
-            return NoData(f"claim {claim['id']}: nothing to compare (one feature, position "
-                          f"any)")
-        d = pd.DataFrame({f"{a}>{b}": v[a] - v[b] for a, b in pairs}).dropna()
-        if len(d) < 2:
-            return NoData(f"an SE needs 2 repetitions or more; {len(d)} here")
-        mean, se = d.mean(), d.std(ddof=1) / np.sqrt(len(d))
-        half = float(t_multiplier(z, len(d) - 1)) * se
-        lower = mean - half
-        worst = lower.idxmin()
-        means = v.mean().sort_values(ascending=False)
-        return claim_row(
-            claim, learner, method,
-            "mean importances " + ", ".join(f"{f} {m:.3f}" for f, m in means.items())
-            + f"; weakest pair {worst.replace('>', ' > ')}: difference {mean[worst]:.3f} "
-            f"(SE {se[worst]:.3f})",
-            f"per pair difference - t({z:g}) SE > 0, {len(pairs)} pair(s), {len(d)} reps "
-            f"(t: the t quantile at Phi({z:g}), {len(d) - 1} df)",
-            Check(mean.to_numpy(float), half.to_numpy(float), "above", 0.0,
-                  scale=float(means.iloc[0])))
-
-    return per_combo(claim, t, "ranked", one)
-
-
-def prediction_check(d: pd.Series, value: float, k: float, atol: float) -> tuple[Check, str]:
-    """``d`` (one value per repetition) against a number printed from one run: |mean - value|
-    <= t' sd sqrt(1 + 1/R) + atol, the prediction interval of one further run."""
-    sd = float(d.std(ddof=1))
-    tk = float(t_multiplier(k, len(d) - 1))
-    half = tk * sd * np.sqrt(1 + 1 / len(d))
-    return (Check(float(d.mean()), half, "equal", value, atol, scale=value),
-            f"|mean - {value:g}| <= t({k:g}) sd sqrt(1 + 1/reps) + {atol:g} = "
-            f"{half + atol:.3g} (t({k:g}) = {tk:.3g}: the t quantile at Phi({k:g}), "
-            f"{len(d) - 1} df; the prediction interval of one run)")
+from imlbench.metrics.curve_claims import COMPARE, TOLERANCE, compared_row, prediction_check
+from imlbench.metrics.rank_claims import by_repetition
+from imlbench.params import choice, feature_name, number, study_name
 
 
 @claim_kind("tt_place", params={"feature": feature_name(), "value": number(minimum=1),
@@ -123,7 +50,7 @@ def tt_place(claim: dict, t: Tables) -> list[dict]:
     f = claim["feature"]
 
     def one(claim: dict, r: pd.DataFrame, learner: str, method: str) -> dict | NoData:
-        v = by_rep(r)
+        v = by_repetition(r)
         if f not in v:
             return NoData(f"{f} is not among the features ({', '.join(v)})")
         place = (len(v.columns) + 1 - v.rank(axis=1, method="average")[f]).dropna()
@@ -146,7 +73,7 @@ STATISTICS = ("range", "max", "min")
 def statistic(rows: pd.DataFrame, name: str) -> pd.Series:
     """Per repetition: the ``range`` (largest minus smallest importance), ``max`` or ``min``
     over the features."""
-    v = by_rep(rows)
+    v = by_repetition(rows)
     top, bottom = v.max(axis=1), v.min(axis=1)
     return {"range": top - bottom, "max": top, "min": bottom}[name]
 

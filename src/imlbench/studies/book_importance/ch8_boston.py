@@ -11,17 +11,6 @@ each feature of ``drop`` left out and the learner refitted, f_-j(X_-j) (LOCO, Se
 Claim kinds (importances: ``Tables.ranked``, one row per feature and repetition, ``value`` the
 repetition's importance; repetitions are forest seeds on one table or 80/20 splits):
 
-``boston_order``         each feature of ``above`` is more important than each of ``below``:
-                         per pair and repetition d = value_a - value_b, mean(d) - t' SE > 0
-                         for every pair, SE = sd(d) / sqrt(R), t' the Student-t quantile with
-                         R - 1 df at Phi(k)
-``boston_contrast``      the importance of ``feature``, minus that of ``than_feature`` (in
-                         scenario ``than_scenario`` when given, default the claim's; across
-                         scenarios ``than_feature`` defaults to ``feature``), against ``value``
-                         as ``compare`` says: in one scenario per repetition (t' SE of the
-                         mean), across scenarios (whose splits differ) the difference of the
-                         means with the Welch SE sqrt(s_1^2 / R_1 + s_2^2 / R_2) and the t' of
-                         the smaller R - 1 df; t' at Phi(k), k 3 for ``equal``, else 2
 ``association_bound``    the smallest (``stat: min``) or largest |association| of ``feature``
                          with each of ``others`` (metric rows ``<measure>:<a>:<b>`` of the
                          ``association`` method) per repetition, its mean against ``value``
@@ -43,13 +32,11 @@ import pandas as pd
 
 from imlbench.explain.api import ExplainContext, method
 from imlbench.metrics.claims import (
-    Check,
     NoData,
     Tables,
     claim_kind,
     claim_row,
     per_combo,
-    select_rows,
 )
 from imlbench.metrics.curve_claims import COMPARE, TOLERANCE, compared_row
 from imlbench.params import (
@@ -60,9 +47,7 @@ from imlbench.params import (
     integer,
     items,
     number,
-    text,
 )
-from imlbench.stats import mean_and_se, t_multiplier
 
 #: the tables ``illustration_rows`` writes
 ORIGINAL, PERMUTED, DROPPED = "original", "permuted", "dropped"
@@ -108,105 +93,6 @@ def _illustration_rows(ctx: ExplainContext, params: dict, rng: np.random.Generat
         refit = ctx.fit(X[:, keep], y)
         frames.append(_long(DROPPED, name, 0, {"prediction": refit(X[:, keep])}))
     return pd.concat(frames, ignore_index=True)
-
-
-def _by_rep(rows: pd.DataFrame) -> pd.DataFrame:
-    """Importances as one row per repetition, one column per feature."""
-    return rows.pivot_table(index="rep", columns="feature", values="value", aggfunc="first")
-
-
-def _absent(wide: pd.DataFrame, names: list[str]) -> NoData | None:
-    missing = [f for f in names if f not in wide]
-    if missing:
-        return NoData(f"{', '.join(missing)} not among the features "
-                      f"({', '.join(map(str, wide.columns))})")
-    return None
-
-
-@claim_kind("boston_order", params={"above": items(feature_name()),
-                                    "below": items(feature_name()), "k": number(2.0, minimum=0)})
-def boston_order(claim: dict, t: Tables) -> list[dict]:
-    """Every feature of ``above`` outranks every feature of ``below`` by importance, per pair
-    (see the module doc)."""
-    k = claim["k"]
-
-    def one(claim: dict, rows: pd.DataFrame, learner: str, method: str) -> dict | NoData:
-        wide = _by_rep(rows)
-        why = _absent(wide, [*claim["above"], *claim["below"]])
-        if why:
-            return why
-        if len(wide) < 2:
-            return NoData(f"an SE needs 2 repetitions or more; {len(wide)} here")
-        checks, worst = [], None
-        for a in claim["above"]:
-            for b in claim["below"]:
-                d = (wide[a] - wide[b]).dropna()
-                se = mean_and_se(d)[1]
-                half = float(t_multiplier(k, len(d) - 1)) * se
-                checks.append(Check(float(d.mean()), half, "above", 0.0))
-                if worst is None or d.mean() - half < worst[2]:
-                    worst = (a, b, float(d.mean() - half), float(d.mean()), se)
-        means = wide.mean().sort_values(ascending=False)
-        a, b, _, gap, se = worst
-        return claim_row(
-            claim, learner, method,
-            "mean importance " + ", ".join(f"{f} {v:.3g}" for f, v in means.items())
-            + f"; closest pair {a} - {b}: {gap:.3g} (SE {se:.3g})",
-            f"per pair (above, below): mean difference - t({k:g}) SE > 0 over {len(wide)} reps "
-            "(t: the Student-t quantile at Phi(k), reps - 1 df)",
-            Check.joint(checks, scale=float(means.iloc[0])))
-
-    return per_combo(claim, t, "ranked", one)
-
-
-@claim_kind("boston_contrast", params={
-    "feature": feature_name(), "than_feature": feature_name(None),
-    "than_scenario": text(None, nullable=True), "value": number(0.0), **COMPARE,
-    "k": number(None, minimum=0, nullable=True), "atol": number(0.0, minimum=0)})
-def boston_contrast(claim: dict, t: Tables) -> list[dict]:
-    """The importance of ``feature`` (minus that of ``than_feature`` and/or of the feature in
-    ``than_scenario``) against ``value`` (see the module doc); ``k`` defaults to 3 for
-    ``equal`` and 2 for a one-sided test."""
-    f, atol, compare = claim["feature"], claim["atol"], claim["compare"]
-    k = claim["k"] if claim["k"] is not None else (3.0 if compare == "equal" else 2.0)
-    claim = {**claim, "k": k}
-    here = claim["where"]["scenario"]
-    there = claim["than_scenario"] or here
-    g = claim["than_feature"] or (f if there != here else None)
-
-    def one(claim: dict, rows: pd.DataFrame, learner: str, method: str) -> dict | NoData:
-        wide = other = _by_rep(rows)
-        if there != here:
-            theirs = select_rows(t.ranked, there, learner, method)
-            if theirs.empty:
-                return NoData(f"no importances of {there}/{learner}/{method}")
-            other = _by_rep(theirs)
-        for table, name, scenario in ((wide, f, here), (other, g, there)):
-            if name is not None and name not in table:
-                return NoData(f"{name} is not a feature of {scenario}/{learner}/{method}")
-        what = f"importance of {f}" + (f" minus {g}" if g not in (None, f) else "") + (
-            f" ({here} minus {there})" if there != here else "")
-        if there == here:
-            d = wide[f] - (wide[g] if g is not None else 0.0)
-            return compared_row(claim, learner, method, d.dropna(), what,
-                                value=claim["value"], compare=compare, atol=atol)
-        a, b = wide[f].dropna(), other[g].dropna()
-        if min(len(a), len(b)) < 2:
-            return NoData(f"a Welch SE needs 2 repetitions or more in each; {len(a)} and "
-                          f"{len(b)} here")
-        d = float(a.mean() - b.mean())
-        se = float(np.sqrt(a.var() / len(a) + b.var() / len(b)))
-        tk = float(t_multiplier(k, min(len(a), len(b)) - 1))
-        check = Check(d, tk * se, compare, claim["value"], atol if compare == "equal" else 0.0,
-                      scale=float(b.mean()))
-        return claim_row(
-            claim, learner, method,
-            f"{what}: {a.mean():.3g} - {b.mean():.3g} = {d:.3g} (Welch SE {se:.3g}, "
-            f"{len(a)} and {len(b)} reps)",
-            f"difference vs {claim['value']:g} ({compare}) with +- t({k:g}) SE = "
-            f"{tk * se:.3g} (t: the Student-t quantile at Phi(k), min reps - 1 df)", check)
-
-    return per_combo(claim, t, "ranked", one)
 
 
 @claim_kind("association_bound", params={
