@@ -173,6 +173,14 @@ def _stump_text(splits: pd.DataFrame) -> str:
     return "\n".join(out)
 
 
+def modal_split(rows: pd.DataFrame) -> tuple[str, list]:
+    """The feature the stump chose most often over the repetitions of ``rows`` and the
+    repetitions (in order) that chose it."""
+    chosen = rows.groupby("rep")["split_feature"].first()
+    modal = chosen.mode().iloc[0]
+    return modal, list(chosen[chosen == modal].index)
+
+
 @figure("book_importance.stump", methods=("heterogeneity",), params=LABELS)
 def stump(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Path, *,
           labels: dict[str, str]) -> None:
@@ -186,8 +194,8 @@ def stump(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Path, *,
     axes = st.panel_grid(fig, n, 1)
     for ax, scenario in zip(axes, inputs.scenarios, strict=True):
         mine = est[est["scenario"] == scenario]
-        chosen = mine.groupby("rep")["split_feature"].first()
-        first = mine[mine["rep"] == chosen[chosen == chosen.mode().iloc[0]].index[0]]
+        _, reps = modal_split(mine)
+        first = mine[mine["rep"] == reps[0]]
         feat, thr = first["split_feature"].iloc[0], float(first["threshold"].iloc[0])
         groups = [first.loc[first["side"] == s, "value"].to_numpy() for s in SIDES]
         box = ax.boxplot(groups, patch_artist=True, widths=0.5)
@@ -218,9 +226,8 @@ def conditional_pi(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Pat
     axes = st.panel_grid(fig, n, 1)
     for ax, scenario in zip(axes, inputs.scenarios, strict=True):
         mine = est[est["scenario"] == scenario]
-        chosen = mine.groupby("rep")["split_feature"].first()
-        modal = chosen.mode().iloc[0]
-        keep = mine[mine["rep"].isin(chosen[chosen == modal].index)]
+        modal, reps = modal_split(mine)
+        keep = mine[mine["rep"].isin(reps)]
         thr = keep.groupby("rep")["threshold"].first().mean()
         (feature,) = mine["feature"].unique()
         names = {"all": "all rows", "left": f"{modal} <= {thr:.3g}",
@@ -232,7 +239,7 @@ def conditional_pi(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Pat
                     label=names[side])
         ax.set_xlabel(_name(labels, feature))
         ax.set_ylabel("PI")
-        ax.set_title(f"{_name(labels, scenario)} ({len(chosen[chosen == modal])} of "
-                     f"{len(chosen)} reps split on {modal})")
+        ax.set_title(f"{_name(labels, scenario)} ({len(reps)} of "
+                     f"{mine['rep'].nunique()} reps split on {modal})")
         ax.legend(loc="upper center", frameon=False, fontsize=7.5)
     st.save(fig, style, out_png, out_pdf)
