@@ -20,8 +20,8 @@ import yaml
 REPO = Path(__file__).resolve().parents[1]
 STUDY = "extrapolation"
 
-REGISTERED_LEARNERS = ("bagging, cart, forest, gbm, gbm_classifier, knn, lm, mlp, none, ols, rf, "
-                       "rf_classifier, svm, svm_e1071, tree, truth")
+REGISTERED_LEARNERS = ("bagging, cart, forest, gbm, gbm_classifier, knn, lm, mars, mlp, none, ols, "
+                       "rf, rf_classifier, svm, svm_e1071, tree, truth")
 # the DGPs this study may use: the layers' and its own (other studies' are not allowed)
 REGISTERED_DGPS = ("ale_book_ch6, ale_book_ch7, bikeshare, bikeshare_daily, copula_linear, "
                    "formula, gaussian_noise_features, stratpd_synthetic, stratpd_weight, table")

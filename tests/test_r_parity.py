@@ -3,7 +3,7 @@
 R is a test reference only (the workflow never needs it): each test runs ``Rscript`` on data
 written here and compares R's numbers with ours. Where R or the R package is absent the tests
 are skipped, saying so; CI installs both (``.ci/run``: Debian's ``r-base-core`` and
-``r-cran-e1071``, ``r-cran-kernlab``).
+``r-cran-e1071``, ``r-cran-kernlab``, ``r-cran-earth``).
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from mars_truths import draw, one_knot, two_knot
 
 from imlbench.learners import make_learner
 
@@ -329,3 +330,49 @@ def test_sigest_of_treatment_coding_is_kernlabs_on_its_formula_matrix(tmp_path):
     drawn = make_learner("svm_e1071", {"coding": "treatment", "gamma": "sigest"}, 4,
                          categorical=_categorical(MIXED)).fit(X, y)
     assert drawn.regressor_[-1].sigest_ == sigest_gamma(Z, np.random.default_rng(4))
+
+
+# --- additive MARS against earth ----------------------------------------------------------
+
+
+@_needs("earth")
+@pytest.mark.parametrize("truth, n, seed", [(one_knot, 2250, 1), (two_knot, 2700, 2)])
+def test_mars_fits_as_earth(tmp_path, truth, n, seed):
+    """``mars`` against ``earth(x, y)`` with every default on the book's ch. 13 one-knot and
+    two-knot truths with the authors' heteroscedastic noise (90% of their n): the selected
+    terms are earth's, each knot the same data value (to 1e-12), and the predictions on new
+    rows agree to 1e-8 (y near 20: earth fits on a scaled y, so rounding differs)."""
+    X, y = draw(truth, n, seed, noise=True)
+    Xq, _ = draw(truth, 300, seed + 100)
+    np.savetxt(tmp_path / "X.csv", X, delimiter=",", fmt="%.17g")
+    np.savetxt(tmp_path / "y.csv", y, delimiter=",", fmt="%.17g")
+    np.savetxt(tmp_path / "Xq.csv", Xq, delimiter=",", fmt="%.17g")
+    _run_r("""
+        suppressMessages(library(earth))
+        X <- as.matrix(read.csv("X.csv", header = FALSE))
+        y <- read.csv("y.csv", header = FALSE)[[1]]
+        Xq <- as.matrix(read.csv("Xq.csv", header = FALSE))
+        colnames(Xq) <- colnames(X)
+        fit <- earth(X, y)
+        writeLines(sprintf("%.17g", predict(fit, Xq)), "pred.txt")
+        used <- fit$selected.terms[-1]
+        dirs <- fit$dirs[used, , drop = FALSE]
+        cuts <- fit$cuts[used, , drop = FALSE]
+        j <- apply(dirs != 0, 1, which)
+        terms <- cbind(j - 1, cuts[cbind(seq_along(j), j)], dirs[cbind(seq_along(j), j)])
+        write.table(terms, "terms.txt", row.names = FALSE, col.names = FALSE)
+    """, tmp_path)
+    theirs = np.loadtxt(tmp_path / "terms.txt", ndmin=2)
+    fit = make_learner("mars", {}, random_state=0).fit(X, y)
+    # earth codes a linear term as direction 2 with cut 0; ours as 0 with the minimum
+    ours = np.array([(j, t if d else 0.0, d if d else 2) for j, t, d in fit.terms_])
+    np.testing.assert_allclose(_rows_sorted(ours), _rows_sorted(theirs), rtol=1e-12, atol=0)
+    knotted = 0 if truth is one_knot else 1  # the feature whose truth has knots
+    assert any(j == knotted for j, _ in fit.knots_)
+    np.testing.assert_allclose(fit.predict(Xq), np.loadtxt(tmp_path / "pred.txt"), rtol=0,
+                               atol=1e-8)
+
+
+def _rows_sorted(a: np.ndarray) -> np.ndarray:
+    """The rows of ``a`` in lexicographic order (first column first)."""
+    return a[np.lexsort(a.T[::-1])]

@@ -97,6 +97,12 @@ class Expression:
         normal terms of constant parameters only, else None."""
         return _affine(self._tree)
 
+    def centred(self) -> bool:
+        """Whether the expression has mean zero given the features by its form (see
+        :func:`_centred`): a sufficient condition, so False means "not shown", not "not
+        zero"."""
+        return _centred(self._tree)
+
 
 def _segment(text: str, node: ast.AST) -> str:
     return ast.get_source_segment(text, node) or type(node).__name__
@@ -304,3 +310,27 @@ def _affine(node: ast.AST) -> Affine | None:
         if mean is not None and sd is not None:
             return Affine(mean.const, mean.coefs, mean.var + sd * sd)
     return None
+
+
+def _centred(node: ast.AST) -> bool:
+    """See :meth:`Expression.centred`. Centred given the features are: ``normal(0, s)`` and
+    ``uniform(-c, c)`` (constant 0 mean, constant symmetric limits); ``-a``, ``a + b`` and
+    ``a - b`` of centred terms; ``a * b`` with a centred factor, and ``a / b`` with a centred
+    numerator. Every random call is its own draw, so the two sides of a product or quotient are
+    independent given the features and E[a b | x] = E[a | x] E[b | x] = 0 (E[a / b | x] = 0
+    likewise, when E[1 / |b| | x] is finite)."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+            and node.func.id in RANDOM:
+        low, high = (_constant(a) for a in node.args)
+        if node.func.id == "normal":
+            return low == 0
+        return low is not None and high is not None and low == -high
+    if isinstance(node, ast.UnaryOp):
+        return _centred(node.operand)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Sub):
+        return _centred(node.left) and _centred(node.right)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
+        return _centred(node.left) or _centred(node.right)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+        return _centred(node.left)
+    return False

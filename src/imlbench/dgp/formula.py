@@ -13,7 +13,7 @@
       features: [x1, x2]
       correlation: [[1, 0.5], [0.5, 1]]
     f: "2*x1 + x2 - x3 + x1*x2"
-    noise_sd: 1.0              # y = f + N(0, noise_sd^2)
+    noise_sd: 1.0              # y = f + N(0, noise_sd^2); or noise: (below)
     link: identity             # or logistic: y ~ Bernoulli(1 / (1 + exp(-f)))
 
 The copula correlation is that of the normal scores z_k = Phi^-1(F_k(x_k)); a block of normal
@@ -40,12 +40,12 @@ Three optional keys extend it::
 
 ``constants``: each name (lower-case letters and digits, starting with a letter; not a feature
 name, function, ``pi``, ``y``, Python keyword or parameter name of this DGP) stands for its
-number in every expression (structural equations, ``f``, ``exclude``) and may be written, alone
-or in a constant-only expression (``"2*sd"``), for ``noise_sd``, a law parameter of a feature
-(not a categorical level) and an entry of ``dependence.correlation``. The names are replaced by
-their numbers when the text is parsed. A scenario may sweep a constant (``sweep: {sd: [0.1,
-0.5]}``): a parameter named after a declared constant overrides its value; any other unknown
-parameter is an error naming the parameters and the constants.
+number in every expression (structural equations, ``f``, ``exclude``, ``noise``) and may be
+written, alone or in a constant-only expression (``"2*sd"``), for ``noise_sd``, a law parameter
+of a feature (not a categorical level) and an entry of ``dependence.correlation``. The names
+are replaced by their numbers when the text is parsed. A scenario may sweep a constant
+(``sweep: {sd: [0.1, 0.5]}``): a parameter named after a declared constant overrides its value;
+any other unknown parameter is an error naming the parameters and the constants.
 
 ``exclude``: an expression of the features (no random terms) whose nonzero rows are rejected
 (``0.3 < x1 < 0.6``; a product of comparisons is their conjunction). The law of the data is
@@ -71,6 +71,19 @@ derivative of m_v is E_H of that of f; and do(x_j = z) leaves H's law alone. ``f
 are therefore all features (the columns that ``f`` reads and the truths use, hidden ones
 included); ``visible`` are the data's columns. The importance truths are those of m_v (see
 :mod:`imlbench.truth.formula`); ``categorical`` names visible features only.
+
+``noise`` (instead of ``noise_sd``): an expression for the additive noise e, y = f + e, that may
+read the features, ``y`` (the noiseless f(x)), the constants and the random terms, e.g. the
+heteroscedastic ``"abs(y) / uniform(1, 100) * normal(0, 1)"`` (sd |f(x)| / U(1, 100), the
+LMU book *Limitations of Interpretable Machine Learning Methods*, 2019, ch. 13 code). Its form
+must show that E[e | x] = 0 (see :meth:`imlbench.dgp.expressions.Expression.centred`: a sum of
+terms each with a factor ``normal(0, s)`` or ``uniform(-c, c)``), so the regression function
+stays f and every effect truth, and the PFI difference E[(m(X) - m(X~))^2] (the noise cancels
+for any noise of mean zero given x), are unchanged. The PFI ratio (noise variance +
+difference) / noise variance needs E[e^2], which no single sd gives: ``noise_sd`` is NaN, so
+the truths leave out ``pfi_*_ratio`` (they give it only when noise_sd > 0). The noise is drawn
+from the rows, so ``noise(n, rng)`` refuses (use ``response``). Without ``noise`` the random
+stream is that of ``noise_sd``.
 """
 
 from __future__ import annotations
@@ -130,7 +143,7 @@ RESERVED = {*FUNCTIONS, *RANDOM, *CONSTANTS, "y"}
 CONSTANT_NAME = re.compile(r"[a-z][a-z0-9]*")
 #: the constructor's own parameters (no constant may take their names)
 PARAMETERS = ("features", "f", "dependence", "noise_sd", "link", "constants", "exclude",
-              "hidden")
+              "hidden", "noise")
 #: rows drawn once by the constructor, so that an expression that is not finite on the
 #: features' law (``log`` of a normal feature, a negative sd) fails the configuration check
 PILOT_ROWS = 1000
@@ -295,33 +308,40 @@ class FormulaDGP(DGP):
     ``features``: name -> a law (a mapping with ``law`` and its parameters) or a structural
     equation (an expression over earlier features, with random terms); ``dependence``: the
     copula block (``features``, ``correlation``); ``f``: the regression function (under the
-    logistic link, the log-odds); ``noise_sd``: sd of the additive Gaussian noise;
-    ``constants``: named numbers; ``exclude``: the condition of the rejected rows; ``hidden``:
-    the features left out of the data; ``overrides``: new values of declared constants (a
-    scenario's swept parameters). ``categorical`` names the visible categorical-law features
-    (integer codes; ``levels`` the level names of every categorical feature).
+    logistic link, the log-odds); ``noise_sd``: sd of the additive Gaussian noise (or
+    ``noise``: an expression for the additive noise, see the module doc); ``constants``: named
+    numbers; ``exclude``: the condition of the rejected rows; ``hidden``: the features left out
+    of the data; ``overrides``: new values of declared constants (a scenario's swept
+    parameters). ``categorical`` names the visible categorical-law features (integer codes;
+    ``levels`` the level names of every categorical feature).
     """
 
     def __init__(self, features: Mapping[str, Any], f: str,
-                 dependence: Mapping[str, Any] | None = None, noise_sd: float | str = 0.0,
-                 link: str = "identity", constants: Mapping[str, float] | None = None,
-                 exclude: str | None = None, hidden: Sequence[str] | None = None,
+                 dependence: Mapping[str, Any] | None = None,
+                 noise_sd: float | str | None = None, link: str = "identity",
+                 constants: Mapping[str, float] | None = None, exclude: str | None = None,
+                 hidden: Sequence[str] | None = None, noise: str | None = None,
                  **overrides: float) -> None:
         self._arguments = (features, f, dependence, noise_sd, link,
                            None if constants is None else {**constants, **overrides}, exclude,
-                           hidden)
+                           hidden, noise)
         check(table(value=either(text(), table())), features, "features")
         if not features:
             raise ParamError("features", "no features; allowed: a mapping of feature names to "
                                          "laws or expressions")
         self.constants = _constants(constants, overrides, features)
-        noise_sd = _number(noise_sd, self.constants, "noise_sd")
+        if noise is not None and noise_sd is not None:
+            raise ParamError("noise_sd", f"{noise_sd!r} given with noise; allowed: either "
+                                         f"noise_sd (Gaussian noise) or noise (an expression)")
+        noise_sd = _number(0.0 if noise_sd is None else noise_sd, self.constants, "noise_sd")
         check(number(minimum=0), noise_sd, "noise_sd")
         check(choice("identity", LINKS), link, "link")
-        if link == "logistic" and noise_sd:
-            raise ParamError("noise_sd", f"{noise_sd!r} with link logistic, whose y is "
-                                         f"Bernoulli(sigmoid(f)); allowed: 0 or absent")
-        self.noise_sd, self.link = float(noise_sd), link
+        if link == "logistic" and (noise_sd or noise is not None):
+            key, value = ("noise", noise) if noise is not None else ("noise_sd", noise_sd)
+            raise ParamError(key, f"{value!r} with link logistic, whose y is "
+                                  f"Bernoulli(sigmoid(f)); allowed: 0 or absent")
+        self.noise_sd = float("nan") if noise is not None else float(noise_sd)
+        self.link = link
         self.marginals: dict[str, Marginal] = {}
         self.equations: dict[str, Expression] = {}
         names: list[str] = []
@@ -341,6 +361,7 @@ class FormulaDGP(DGP):
             self._dependence(dependence)
         self.exclude = None if exclude is None else self._parse("exclude", exclude, names,
                                                                 False, "features")
+        self.noise_expression = None if noise is None else self._noise(noise)
         self.groups = self._groups()
         self.hidden = self._hidden(hidden)
         self.visible = [n for n in names if n not in self.hidden]
@@ -371,6 +392,16 @@ class FormulaDGP(DGP):
             return parse(text_, names, random=random, label=label, constants=self.constants)
         except ExpressionError as err:
             raise ParamError(key, str(err)) from None
+
+    def _noise(self, noise: Any) -> Expression:
+        """The ``noise`` expression, checked to have mean zero given the features."""
+        expr = self._parse("noise", noise, [*self.names, "y"], True, "features and y")
+        if not expr.centred():
+            raise ParamError("noise", f"{noise!r} is not seen to have mean zero given the "
+                                      f"features; allowed: a sum of terms each with a factor "
+                                      f"normal(0, s) or uniform(-c, c), e.g. "
+                                      f"'abs(y) / uniform(1, 100) * normal(0, 1)'")
+        return expr
 
     def _dependence(self, dependence: Any) -> None:
         check(table(DEPENDENCE), dependence, "dependence")
@@ -552,6 +583,9 @@ class FormulaDGP(DGP):
         if self.link == "logistic":
             raise NotImplementedError("y of the logistic link is Bernoulli(f(x)), not f plus "
                                       "noise; use response(X, rng)")
+        if self.noise_expression is not None:
+            raise NotImplementedError("the noise expression reads the rows (noise: "
+                                      f"{self.noise_expression.text!r}); use response(X, rng)")
         return rng.normal(0.0, self.noise_sd, size=n) if self.noise_sd > 0 else np.zeros(n)
 
     def response(self, X: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -559,7 +593,14 @@ class FormulaDGP(DGP):
         mean = self._finite("f", self.expression, self.f(X))
         if self.link == "logistic":
             return rng.binomial(1, mean).astype(float)
-        return mean + self.noise(len(X), rng)
+        if self.noise_expression is None:
+            return mean + self.noise(len(X), rng)
+        columns = {**self._columns(X), "y": mean}
+        try:
+            noise = self.noise_expression(columns, len(X), rng)
+        except ExpressionError as err:
+            raise ParamError("noise", str(err)) from None
+        return mean + self._finite("noise", self.noise_expression, noise)
 
     def sample(self, n: int, rng: np.random.Generator) -> pd.DataFrame:
         """n rows of the visible features and y (drawn from every feature's value)."""

