@@ -212,8 +212,8 @@ CASES: list[Broken] = [
            ("'fast'", "allowed: smoke, default, paper")),
     Broken("unknown_study", "config.yaml: a study without a file", "config",
            set_at("studies", value=["extrapolation", "shapley"]), "key studies",
-           ("shapley", "allowed: book_ale, book_importance, book_pdp, conditional_subgroups, "
-                       "extrapolation, pd_pfi_dgp")),
+           ("shapley", "allowed: book_ale, book_importance, book_lime, book_pdp, "
+                       "conditional_subgroups, extrapolation, pd_pfi_dgp")),
     Broken("no_study", "config.yaml: an empty study list", "config",
            set_at("studies", value=[]), "key studies",
            ("[] has 0 item(s)", "allowed: a non-empty list without repeats")),

@@ -60,7 +60,7 @@ def _check_message(msg: str, path: Path, key: str, fragments: list[str]) -> None
 def test_shipped_config_is_valid(root):
     cfg, studies = check_config(root)
     assert set(studies) == {STUDY, "conditional_subgroups", "pd_pfi_dgp", "stratpd", "book_ale",
-                            "book_pdp", "book_importance"}
+                            "book_pdp", "book_importance", "book_lime"}
     for profile in ("smoke", "paper"):
         _, studies = check_config(root, {**cfg, "profile": profile})
         assert {s.profile for s in studies.values()} == {profile}
@@ -193,8 +193,8 @@ def test_check_names_the_study_files_when_the_study_is_unknown(root, capsys, mon
     monkeypatch.setattr(os, "environ", dict(os.environ))
     assert cli_main(["--root", str(root), "check", "--study", "shapley"]) == 2
     err = capsys.readouterr().err
-    assert ("allowed: book_ale, book_importance, book_pdp, conditional_subgroups, extrapolation, "
-            "pd_pfi_dgp, stratpd") in err
+    assert ("allowed: book_ale, book_importance, book_lime, book_pdp, conditional_subgroups, "
+            "extrapolation, pd_pfi_dgp, stratpd") in err
 
 
 def test_method_parameters_per_profile(root):

@@ -20,7 +20,8 @@ column is in ``impute`` (numeric features only), which fills its missing values 
 that those rows stay. Rows keep the table's order. ``order`` gives a categorical column's values
 in code order instead of the sorted order (e.g. ``{Attrition: [No, Yes]}`` makes Yes the code 1,
 ``{JobSatisfaction: [Low, Medium, High, Very_High]}`` keeps an ordinal scale); a value it does not
-list is an error.
+list is an error. ``target_level`` makes a categorical target one-vs-rest: y is 1 where the
+target has this value, else 0 (a binary classifier's labels; the book's ch. 12 iris, setosa).
 
 ``variant`` adds a copy of the numeric feature ``variant_of`` as the last feature (the LMU book
 *Limitations of Interpretable Machine Learning Methods*, 2019, ch. 9, Boston with ``lstat``):
@@ -125,11 +126,19 @@ class Table(TableDGP):
                  dropna: bool = False, impute: dict | None = None, order: dict | None = None,
                  variant: str = "original", variant_of: str | None = None,
                  noise_scale: float | None = None, bins: dict | None = None,
-                 scale: str = "none", scale_target: bool = False) -> None:
+                 scale: str = "none", scale_target: bool = False,
+                 target_level: str | None = None) -> None:
         check(text(), target, "target")
         self.target = target
         self.features = _names(features, "features")
         self.categorical_columns = _names(list(categorical), "categorical")
+        if target_level is not None:
+            check(either(text(), number()), target_level, "target_level")
+            if target not in self.categorical_columns:
+                raise ParamError("target_level", f"needs the target {target!r} in "
+                                                 "categorical; allowed: a value of a "
+                                                 "categorical target")
+        self.target_level = target_level
         check(table(value=items(either(text(), number()))), order or {}, "order")
         self.order = {name: list(values) for name, values in (order or {}).items()}
         for name, values in self.order.items():
@@ -321,7 +330,7 @@ class Table(TableDGP):
             return data
         out = data.copy()
         for name in self.binned:
-            out[name], self._levels[name] = _quantile_bins(out[name].to_numpy(),
+            out[name], self._levels[name] = quantile_bins(out[name].to_numpy(),
                                                            self.bins["count"])
         scaled = [c for c in out.columns if c != "y" and c not in self.categorical_columns
                   and c not in self.binned] if self.scale == "sd" else []
@@ -373,11 +382,20 @@ class Table(TableDGP):
         for name in used:
             if name in coded:
                 codes, labels = self._codes(raw[name][keep], name)
-                out[name] = codes
+                out[name] = codes if name != self.target or self.target_level is None else (
+                    self._one_vs_rest(codes, labels))
                 self._levels[name] = {k: _label(v) for k, v in enumerate(labels)}
             else:
                 out[name] = df[name].to_numpy()[keep]
         return out.rename(columns={self.target: "y"})
+
+    def _one_vs_rest(self, codes: np.ndarray, labels: list) -> np.ndarray:
+        """1 where the target has ``target_level``, else 0."""
+        names = [_label(v) for v in labels]
+        if _label(self.target_level) not in names:
+            raise DataFileError(f"{self.source}: target_level {self.target_level!r} is not a "
+                                f"value of {self.target!r}; allowed: {', '.join(names)}")
+        return (codes == names.index(_label(self.target_level))).astype(float)
 
     def _codes(self, values: pd.Series, name: str) -> tuple[np.ndarray, list]:
         """Column ``name``'s codes and labels: in its ``order`` if given, else sorted."""
@@ -406,7 +424,7 @@ class Table(TableDGP):
         return {f: self._levels[f] for f in self.categorical}
 
 
-def _quantile_bins(values: np.ndarray, count: int) -> tuple[np.ndarray, dict[int, str]]:
+def quantile_bins(values: np.ndarray, count: int) -> tuple[np.ndarray, dict[int, str]]:
     """The bin code of each value (see the module doc) and each code's interval."""
     inner = np.unique(np.quantile(values, np.linspace(0, 1, count + 1)[1:-1]))
     codes = np.searchsorted(inner, values, side="left").astype(float)

@@ -29,9 +29,20 @@ from imlbench.explain.ici import (
     partial_importance,
 )
 from imlbench.explain.importance import LOSSES, loss_named
-from imlbench.explain.lime import DISTANCES, SAMPLINGS, SELECTIONS, default_kernel_width, lime_fits
+from imlbench.explain.lime import (
+    DISTANCES,
+    KERNELS,
+    LOCAL_UNITS,
+    POINT_AT,
+    REPRESENTATIONS,
+    SAMPLINGS,
+    SELECTIONS,
+    default_kernel_width,
+    explained_points,
+    lime_fits,
+)
 from imlbench.explain.shapley import ESTIMATORS, shapley_exact, shapley_permutation, shapley_tree
-from imlbench.params import choice, either, flag, integer, items, number
+from imlbench.params import choice, either, flag, integer, items, number, table, text
 
 
 @method("shap", needs=lambda p: {"trees"} if p["estimator"].startswith("tree") else set(), params={
@@ -66,47 +77,81 @@ def _shap(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.Dat
 
 LIME_OPTIONS = {
     "n_samples": integer(5000, minimum=1), "sampling": choice("local", SAMPLINGS),
-    "local_sd": number(0.1, minimum=0), "distance": choice("euclidean", DISTANCES),
-    "n_features": integer(None, minimum=1, nullable=True),
+    "local_sd": number(0.1, minimum=0), "local_units": choice("sd", LOCAL_UNITS),
+    "kernel": choice("lime", KERNELS), "distance": choice("euclidean", DISTANCES),
+    "representation": choice("raw", REPRESENTATIONS),
     "selection": choice("auto", SELECTIONS), "ridge": number(0.001, minimum=0),
+    "include_point": flag(True),
+    "repeats": integer(1, minimum=1),
 }
+#: one item of ``points`` (:func:`imlbench.explain.lime.explained_points`)
+LIME_POINT = table({
+    "at": choice(None, POINT_AT), "values": table(value=number()),
+    "row": integer(minimum=0), "draw": integer(minimum=1),
+    "where": table(value=table({"below": number(), "above": number()})),
+    "label": text(),
+})
 
 
 @method("lime", params={
-    "n_rows": integer(10, minimum=1), **LIME_OPTIONS,
+    "n_rows": integer(10, minimum=1), "points": items(LIME_POINT, None, nullable=True),
+    **LIME_OPTIONS,
     "kernel_width": either(number(None, minimum=0, nullable=True),
                            items(number(minimum=0, nullable=True)), default=None),
+    "n_features": either(integer(None, minimum=1, nullable=True),
+                         items(integer(minimum=1, nullable=True)), default=None),
     "surrogate_fit": flag(False), **CATEGORICAL, **DATA,
 })
 def _lime(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
-    """LIME coefficients of ``n_rows`` rows drawn from the data (one row per row and feature).
+    """LIME coefficients (:mod:`imlbench.explain.lime`) of the ``points`` (constructed points,
+    given rows or rows drawn under bounds; :func:`explained_points`), or else of ``n_rows``
+    rows drawn from the data, each explained ``repeats`` times on fresh samples.
 
-    A list ``kernel_width`` is a sweep: every width explains the same samples and predictions
-    (:func:`lime_fits`), and a ``kernel_width`` column says which (a null width: the default,
-    0.75 sqrt(p)).
-    ``surrogate_fit`` adds the columns ``intercept`` and ``r2`` (the surrogate's weighted R^2,
-    both repeated over the row's features) and ``selected`` (the selection kept the
-    feature)."""
+    Long format, one row per (point, repeat, feature): ``point`` (its label), ``repeat``,
+    ``row`` (its index in the data rows; -1 for a constructed point), ``feature``, ``x`` (the
+    point's value of the feature) and ``value`` (the coefficient). A list ``kernel_width``
+    or ``n_features`` is a sweep on the same samples and predictions (:func:`lime_fits`),
+    with a ``kernel_width`` (a null width: the default, 0.75 sqrt(p)) or ``n_features``
+    column (null: all features). ``surrogate_fit`` adds the columns ``intercept`` and ``r2``
+    (the surrogate's weighted R^2, both repeated over the point's features) and ``selected``
+    (the selection kept the feature)."""
     X, _ = ctx.data(params)
-    rows = X[np.sort(draw_indices(len(X), params["n_rows"], rng))]
-    sweep = isinstance(params["kernel_width"], list | tuple)
-    widths = list(params["kernel_width"]) if sweep else [params["kernel_width"]]
-    fits = lime_fits(ctx.predict, X, rows, rng, kernel_widths=widths,
-                     categorical=categorical(ctx, params), max_rows=ctx.max_rows,
+    cat = categorical(ctx, params)
+    if params["points"] is None:
+        index = np.sort(draw_indices(len(X), params["n_rows"], rng))
+        points = explained_points(X, [{"row": int(i)} for i in index], ctx.feature_names, cat,
+                                  rng)
+    else:
+        points = explained_points(X, params["points"], ctx.feature_names, cat, rng)
+    sweeps = {key: isinstance(params[key], list | tuple) for key in ("kernel_width",
+                                                                    "n_features")}
+    widths, ks = ([*params[key]] if sweeps[key] else [params[key]]
+                  for key in ("kernel_width", "n_features"))
+    fits = lime_fits(ctx.predict, X, points.X, rng, kernel_widths=widths, n_features=ks,
+                     categorical=cat, max_rows=ctx.max_rows,
                      **{k: params[k] for k in LIME_OPTIONS})
-    p, n, v = X.shape[1], len(rows), len(widths)
+    p, n, reps = X.shape[1], len(points.labels), params["repeats"]
+    cells = len(widths) * len(ks)
     out = pd.DataFrame({
-        "row": np.tile(np.repeat(np.arange(n), p), v),
-        "feature": np.tile(ctx.feature_names, n * v),
+        "point": np.tile(np.repeat(points.labels, reps * p), cells),
+        "repeat": np.tile(np.repeat(np.arange(reps), p), cells * n),
+        "row": np.tile(np.repeat(points.rows, reps * p), cells),
+        "feature": np.tile(ctx.feature_names, cells * n * reps),
+        "x": np.tile(np.repeat(points.X, reps, axis=0).ravel(), cells),
         "value": fits.coef.ravel(),
     })
     if params["surrogate_fit"]:
         out["intercept"] = np.repeat(fits.intercept.ravel(), p)
         out["r2"] = np.repeat(fits.r2.ravel(), p)
         out["selected"] = fits.selected.ravel()
-    if sweep:
+    block = n * reps * p
+    if sweeps["n_features"]:
+        named = np.array([p if k is None else k for k in ks], dtype=int)
+        out.insert(0, "n_features", np.tile(np.repeat(named, block), len(widths)))
+    if sweeps["kernel_width"]:
         widths = [default_kernel_width(p) if w is None else w for w in widths]
-        out.insert(0, "kernel_width", np.repeat(np.array(widths, dtype=float), n * p))
+        out.insert(0, "kernel_width", np.repeat(np.array(widths, dtype=float),
+                                                len(ks) * block))
     return out
 
 

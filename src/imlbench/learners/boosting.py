@@ -9,7 +9,6 @@ from typing import Any
 def gbm(params: dict, random_state: int, threads: int) -> Any:
     from xgboost import XGBRegressor
 
-    defaults = {"n_estimators": 300, "max_depth": 4, "learning_rate": 0.05, "subsample": 0.8}
-    return XGBRegressor(
-        **{**defaults, **params}, random_state=random_state, n_jobs=threads, tree_method="hist"
-    )
+    defaults = {"n_estimators": 300, "max_depth": 4, "learning_rate": 0.05, "subsample": 0.8,
+                "tree_method": "hist"}
+    return XGBRegressor(**{**defaults, **params}, random_state=random_state, n_jobs=threads)

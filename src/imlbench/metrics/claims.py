@@ -93,7 +93,8 @@ class ClaimSpec:
 
 CLAIMS: Registry[ClaimSpec] = Registry(
     "claim kind", providers=("imlbench.metrics.truth_errors", "imlbench.metrics.curve_claims",
-                             "imlbench.metrics.rank_claims", "imlbench.metrics.ici_claims"))
+                             "imlbench.metrics.rank_claims", "imlbench.metrics.ici_claims",
+                             "imlbench.metrics.lime_claims"))
 
 
 def claim_kind(kind: str, *, params: Mapping[str, Param] | None = None) -> Callable[[Claim], Claim]:

@@ -1,0 +1,267 @@
+"""Claim kinds on the stability of LIME explanations, for every study.
+
+Both kinds read the ``lime`` method's rows (``Tables.other``: ``point``, ``repeat``,
+``feature``, ``value``; book ch. 14, Sect. 14.3) and condense each step of a *curve* into the
+book's stability measure, the average sd of the weights over repeats with its standard error
+over the explained points (:func:`imlbench.metrics.lime_stability.average_weight_sd`;
+``selected_only`` as there).
+
+A curve runs ``along`` one axis with the others fixed by the claim's ``where``:
+
+- ``along: scenario``: the steps are ``scenarios`` (e.g. one data set per feature count);
+- ``along: learner``: the steps are ``learners`` (e.g. forests ever smoother);
+- ``along: method``: the steps are ``methods`` (e.g. one LIME method per sample size);
+- ``along: <column>``: the steps are the values of a column of the rows (a sweep inside one
+  method call, e.g. ``n_features``).
+
+``statistic: prediction`` reads, instead of the weights, each explanation's own prediction at
+its point (intercept + sum beta_j x_j; :func:`imlbench.metrics.lime_stability.prediction_rows`).
+``at`` gives the x value of each named step (default 1, 2, ...); ``between: [lo, hi]`` keeps the
+steps with lo <= x <= hi. A claim with several learners or methods in ``where`` (other than the
+``along`` axis) gets one row per curve. The steps are explained on separate samples (and
+models), so their estimates are independent: a difference of two steps has SE sqrt(SE_a^2 +
+SE_b^2), and its half-width is t' SE, t' the Student-t quantile at Phi(z) with n - 1 df, n the
+smallest number of explained points.
+
+``lime_sd_trend``     the shape of the curve (``trend``): ``decreasing`` / ``increasing``
+                      (every consecutive difference below / above 0: monotone), ``falls`` /
+                      ``rises`` (last minus first below / above 0), ``flat`` (the change
+                      over the range of x of the least-squares line of the average sd on x,
+                      steps weighted equally, equals 0: its interval covers 0), ``not_rising``
+                      / ``not_falling`` (that change is not significantly above / below 0:
+                      no growth / no decline), ``flattening`` (the drop over the first half of
+                      the steps exceeds the drop over the second: s_0 - 2 s_h + s_last > 0, h
+                      the middle step) and ``inverted_u`` (the mean of the middle third of
+                      the steps above the means of the first and of the last third)
+``lime_sd_contrast``  the curve against curves of other methods (``than_methods``; the
+                      sampling options of one experiment), step by step: ``compare: above``
+                      (the claim's method has the larger average sd at every step: the least
+                      stable option), ``below``, or ``equal`` (no difference at any step).
+                      With ``along: method`` the compared curves are ``than_methods`` read in
+                      consecutive chunks as long as ``methods``; otherwise each of
+                      ``than_methods`` replaces the claim's method with the same steps
+
+``z`` defaults to 2 for one-sided tests and 3 for ``flat`` and ``equal``. Verdict and power per
+:class:`imlbench.metrics.claims.Check`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from imlbench.metrics.claims import Check, NoData, Tables, claim_kind, claim_row, per_combo
+from imlbench.metrics.lime_stability import average_weight_sd, prediction_rows
+from imlbench.params import choice, flag, items, number, study_name, text
+from imlbench.stats import t_multiplier
+
+#: the named axes of a curve; any other ``along`` is a column of the rows
+NAMED_AXES = ("scenario", "learner", "method")
+#: the shapes ``lime_sd_trend`` tests
+TRENDS = ("decreasing", "increasing", "falls", "rises", "flat", "not_rising", "not_falling",
+          "flattening", "inverted_u")
+#: the comparisons of ``lime_sd_contrast``
+CONTRASTS = ("above", "below", "equal")
+
+CURVE = {
+    "along": text(), "scenarios": items(study_name("scenarios"), None, nullable=True),
+    "learners": items(study_name("learners"), None, nullable=True),
+    "methods": items(study_name("methods"), None, nullable=True),
+    "at": items(number(), None, nullable=True),
+    "between": items(number(), None, length=2, nullable=True),
+    "selected_only": flag(False), "statistic": choice("weights", ("weights", "prediction")),
+    "z": number(None, minimum=0, nullable=True),
+}
+
+
+@dataclass(frozen=True)
+class Curve:
+    """The average sd at each step of a curve: ``x``, ``sd``, ``se``, ``n_points``."""
+
+    label: str
+    table: pd.DataFrame
+
+
+def _steps(claim: dict) -> list[str] | None:
+    along = claim["along"]
+    return claim[f"{along}s"] if along in NAMED_AXES else None
+
+
+def _at(claim: dict, steps: list[str]) -> list[float]:
+    at = claim["at"] or list(range(1, len(steps) + 1))
+    if len(at) != len(steps):
+        raise ValueError(f"claim {claim['id']}: 'at' has {len(at)} values for {len(steps)} "
+                         f"{claim['along']}s; allowed: one x value per step")
+    return [float(a) for a in at]
+
+
+def stability_curve(claim: dict, t: Tables, learner: str, method: str,
+                    methods: list[str] | None = None) -> Curve | NoData:
+    """The curve of ``claim`` through (scenario of ``where``, ``learner``, ``method``), the
+    named axis replaced by its steps (``methods`` replaces the claim's ``methods``)."""
+    along, where = claim["along"], claim["where"]
+    steps = methods if (methods is not None and along == "method") else _steps(claim)
+    fixed = {"scenario": where["scenario"], "learner": learner, "method": method}
+    if along in NAMED_AXES:
+        if not steps:
+            return NoData(f"claim {claim['id']}: along {along} needs the list '{along}s'")
+        keys = [{**fixed, along: s} for s in steps]
+        xs = _at(claim, steps)
+    else:
+        keys, xs = [fixed], None
+    df = t.other
+    if df.empty or "point" not in df:
+        return NoData()
+    parts = []
+    for key, x in zip(keys, xs or [None] * len(keys), strict=True):
+        r = df[(df["scenario"] == key["scenario"]) & (df["learner"] == key["learner"])
+               & (df["method"] == key["method"])]
+        if r.empty:
+            return NoData(f"no LIME rows of {key['scenario']}/{key['learner']}/{key['method']}")
+        if claim.get("statistic", "weights") == "prediction":
+            r = prediction_rows(r)
+        if x is None:
+            if along not in r:
+                return NoData(f"the LIME rows of {key['method']} have no column {along!r}")
+            s = average_weight_sd(r, [along], selected_only=claim["selected_only"])
+            s = s.rename(columns={along: "x"})
+        else:
+            s = average_weight_sd(r, [], selected_only=claim["selected_only"]).assign(x=x)
+        parts.append(s)
+    table = pd.concat(parts, ignore_index=True).sort_values("x", kind="stable")
+    if claim["between"] is not None:
+        lo, hi = claim["between"]
+        table = table[(table["x"] >= lo) & (table["x"] <= hi)]
+    if len(table) < 2:
+        return NoData(f"claim {claim['id']}: {len(table)} step(s) on the curve; a trend or "
+                      f"contrast needs 2 or more")
+    if (table["n_points"] < 2).any():
+        return NoData("an SE over points needs 2 explained points or more")
+    name = (f"{steps[0]} .. {steps[-1]}" if along in NAMED_AXES
+            else f"{method} along {along}")
+    return Curve(name, table.reset_index(drop=True))
+
+
+def _per_curve(claim: dict, t: Tables, one) -> list[dict]:
+    """:func:`per_combo` over the curves of ``claim``: the axis ``along`` runs through is one
+    entry of ``where`` (its steps joined by '/', the name of the row) and is not looped."""
+    along, where = claim["along"], dict(claim["where"])
+    if along in ("learner", "method"):
+        where[along] = "/".join(claim[f"{along}s"] or [])
+    return per_combo({**claim, "where": where}, t,
+                     lambda c, t_, learner, method: stability_curve(claim, t_, learner, method),
+                     one)
+
+
+def _shown(c: Curve) -> str:
+    return ", ".join(f"{x:g}: {s:.4g}" for x, s in zip(c.table["x"], c.table["sd"], strict=True))
+
+
+def _tk(z: float, c: Curve) -> float:
+    return float(t_multiplier(z, int(c.table["n_points"].min()) - 1))
+
+
+def trend_check(c: Curve, trend: str, z: float) -> tuple[Check, str]:
+    """The :class:`Check` of ``trend`` on curve ``c`` and a sentence on its statistic."""
+    s, se, x = (c.table[k].to_numpy(float) for k in ("sd", "se", "x"))
+    tk, k = _tk(z, c), len(s)
+    if trend in ("decreasing", "increasing"):
+        d, h = np.diff(s), tk * np.sqrt(se[1:] ** 2 + se[:-1] ** 2)
+        weakest = int(np.argmax(d + h) if trend == "decreasing" else np.argmin(d - h))
+        return (Check(d, h, "below" if trend == "decreasing" else "above", 0.0, scale=s.max()),
+                f"weakest step {x[weakest]:g} -> {x[weakest + 1]:g}: {d[weakest]:+.4g} "
+                f"(+- {h[weakest]:.3g})")
+    if trend in ("falls", "rises"):
+        d, h = s[-1] - s[0], tk * np.hypot(se[-1], se[0])
+        return (Check(d, h, "below" if trend == "falls" else "above", 0.0, scale=s[0]),
+                f"last - first {d:+.4g} (+- {h:.3g})")
+    if trend in ("flat", "not_rising", "not_falling"):
+        span = x[-1] - x[0]
+        c_ = span * (x - x.mean()) / ((x - x.mean()) ** 2).sum()
+        change, h = float(c_ @ s), tk * float(np.sqrt((c_**2) @ se**2))
+        compare = {"flat": "equal", "not_rising": "at_most", "not_falling": "at_least"}[trend]
+        return (Check(change, h, compare, 0.0, scale=s.mean()),
+                f"least-squares change over x {x[0]:g} .. {x[-1]:g}: {change:+.4g} (+- {h:.3g}; "
+                f"mean level {s.mean():.4g})")
+    if trend == "flattening":
+        m = (k - 1) // 2
+        d = s[0] - 2 * s[m] + s[-1]
+        h = tk * float(np.sqrt(se[0] ** 2 + 4 * se[m] ** 2 + se[-1] ** 2))
+        return (Check(d, h, "above", 0.0, scale=s[0]),
+                f"drop {x[0]:g} -> {x[m]:g}: {s[0] - s[m]:.4g}, {x[m]:g} -> {x[-1]:g}: "
+                f"{s[m] - s[-1]:.4g}; difference {d:+.4g} (+- {h:.3g})")
+    if trend == "inverted_u":
+        third = np.array_split(np.arange(k), 3)
+        if min(len(p) for p in third) == 0:
+            raise ValueError("inverted_u needs 3 steps or more")
+        mean = [s[p].mean() for p in third]
+        var = [(se[p] ** 2).sum() / len(p) ** 2 for p in third]
+        d = np.array([mean[1] - mean[0], mean[1] - mean[2]])
+        h = tk * np.sqrt(np.array([var[1] + var[0], var[1] + var[2]]))
+        return (Check(d, h, "above", 0.0, scale=mean[1]),
+                f"thirds' means {mean[0]:.4g}, {mean[1]:.4g}, {mean[2]:.4g}; middle minus "
+                f"first {d[0]:+.4g} (+- {h[0]:.3g}), minus last {d[1]:+.4g} (+- {h[1]:.3g})")
+    raise ValueError(f"trend {trend!r} is not one of {', '.join(TRENDS)}")
+
+
+@claim_kind("lime_sd_trend", params={**CURVE, "trend": choice("decreasing", TRENDS)})
+def lime_sd_trend(claim: dict, t: Tables) -> list[dict]:
+    """The average sd of the LIME weights has the shape ``trend`` along the curve (see the
+    module doc)."""
+    trend = claim["trend"]
+    z = claim["z"] if claim["z"] is not None else (3.0 if trend == "flat" else 2.0)
+
+    def one(claim_: dict, c: Curve, learner: str, method: str) -> dict:
+        check, stat = trend_check(c, trend, z)
+        return claim_row(
+            claim, learner, method, f"average sd by {claim['along']} {_shown(c)}; {stat}",
+            f"{trend}: half-width t({z:g}) SE per difference (t: the t quantile at Phi({z:g}), "
+            f"{int(c.table['n_points'].min()) - 1} df; SE over the explained points)", check)
+
+    return _per_curve(claim, t, one)
+
+
+@claim_kind("lime_sd_contrast", params={
+    **CURVE, "than_methods": items(study_name("methods")), "compare": choice("above", CONTRASTS)})
+def lime_sd_contrast(claim: dict, t: Tables) -> list[dict]:
+    """The claim's curve against those of ``than_methods``, step by step (see the module
+    doc)."""
+    compare = claim["compare"]
+    z = claim["z"] if claim["z"] is not None else (3.0 if compare == "equal" else 2.0)
+    than = claim["than_methods"]
+    if claim["along"] == "method":
+        k = len(claim["methods"] or [])
+        if k == 0 or len(than) % k:
+            raise ValueError(f"claim {claim['id']}: along method, than_methods holds "
+                             f"{len(than)} names for curves of {k} steps; allowed: a multiple")
+        others = [(None, than[i:i + k]) for i in range(0, len(than), k)]
+    else:
+        others = [(m, None) for m in than]
+
+    def one(claim_: dict, a: Curve, learner: str, method: str) -> dict | NoData:
+        curves = [stability_curve(claim, t, learner, m or method, methods=ms)
+                  for m, ms in others]
+        missing = next((c for c in curves if isinstance(c, NoData)), None)
+        if missing is not None:
+            return missing
+        checks, texts = [], []
+        for (m, ms), b in zip(others, curves, strict=True):
+            j = a.table.merge(b.table, on="x", suffixes=("", "_b"))
+            d = (j["sd"] - j["sd_b"]).to_numpy(float)
+            df = int(min(j["n_points"].min(), j["n_points_b"].min())) - 1
+            h = float(t_multiplier(z, df)) * np.hypot(j["se"], j["se_b"]).to_numpy(float)
+            checks.append(Check(d, h, compare, 0.0, scale=float(j["sd"].mean())))
+            worst = int(np.argmin(d - h) if compare == "above" else
+                        np.argmax(d + h) if compare == "below" else np.argmax(np.abs(d) - h))
+            texts.append(f"minus {m or ms[0] + ' ..'}: {len(d)} steps, closest at "
+                         f"x = {j['x'].iloc[worst]:g}: {d[worst]:+.4g} (+- {h[worst]:.3g})")
+        return claim_row(
+            claim, learner, method,
+            f"average sd {_shown(a)}; " + "; ".join(texts),
+            f"every step's difference {compare} 0 with half-width t({z:g}) SE, SE = "
+            f"sqrt(SE_a^2 + SE_b^2) over the explained points (t: the t quantile at "
+            f"Phi({z:g}))", Check.joint(checks, scale=float(a.table["sd"].mean())))
+
+    return _per_curve(claim, t, one)

@@ -1,0 +1,1 @@
+"""Figure functions of the book_lime study, one module per part of the book."""
