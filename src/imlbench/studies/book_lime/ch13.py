@@ -262,6 +262,18 @@ def n_lime_window(claim: dict, t) -> list[dict]:
     return per_combo(claim, t, "other", one)
 
 
+def _per_rep_row(claim: dict, learner: str, method: str, d: pd.Series, label: str,
+                 extra: str = "") -> dict | NoData:
+    """The row comparing the per-repetition statistic ``d`` with the claim's ``value`` as its
+    ``compare`` says (t' SE over the repetitions); ``label`` names the statistic, ``extra``
+    adds to the parenthesis."""
+    if len(d) < 2:
+        return NoData("a tolerance needs 2 repetitions or more")
+    check, se, test = compared(d, claim["value"], claim["k"], claim["atol"], claim["compare"])
+    return claim_row(claim, learner, method,
+                     f"{label}: {d.mean():.3g} (SE {se:.3g}, {len(d)} reps{extra})", test, check)
+
+
 @claim_kind("n_lime_spread", params={
     "points": items(text(), None, nullable=True), "feature": text(), "below": number(),
     "between": items(number(), length=2), "value": number(0.0), **COMPARE, **TOLERANCE})
@@ -280,16 +292,10 @@ def n_lime_spread(claim: dict, t) -> list[dict]:
         if small.empty or window.empty:
             return NoData(f"no widths up to {claim['below']} or in [{lo}, {hi}]")
         a, b = small.groupby("rep")["sd"].mean(), window.groupby("rep")["sd"].mean()
-        d = np.log(a / b).dropna()
-        if len(d) < 2:
-            return NoData("a tolerance needs 2 repetitions or more")
-        check, se, test = compared(d, claim["value"], claim["k"], claim["atol"],
-                                   claim["compare"])
-        return claim_row(
-            claim, learner, method,
+        return _per_rep_row(
+            claim, learner, method, np.log(a / b).dropna(),
             f"log(sd of {claim['feature']} at widths <= {claim['below']:g} / sd at widths in "
-            f"[{lo:g}, {hi:g}]): {d.mean():.3g} (SE {se:.3g}, {len(d)} reps; sds "
-            f"{a.mean():.3g} and {b.mean():.3g})", test, check)
+            f"[{lo:g}, {hi:g}])", f"; sds {a.mean():.3g} and {b.mean():.3g}")
 
     return per_combo(claim, t, "other", one)
 
@@ -316,16 +322,10 @@ def n_inclusion(claim: dict, t) -> list[dict]:
         kept = r[r["feature"].isin(claim["features"])].groupby(
             ["rep", "point", "repeat"])["selected"]
         hit = kept.all() if claim["mode"] == "all" else kept.any()
-        d = hit.astype(float).groupby("rep").mean()
-        if len(d) < 2:
-            return NoData("a tolerance needs 2 repetitions or more")
-        check, se, test = compared(d, claim["value"], claim["k"], claim["atol"],
-                                   claim["compare"])
-        return claim_row(
-            claim, learner, method,
+        return _per_rep_row(
+            claim, learner, method, hit.astype(float).groupby("rep").mean(),
             f"share of explanations at width {claim['kernel_width']:g} keeping {claim['mode']} "
-            f"of {', '.join(claim['features'])}: {d.mean():.3g} (SE {se:.3g}, {len(d)} reps)",
-            test, check)
+            f"of {', '.join(claim['features'])}")
 
     return per_combo(claim, t, "other", one)
 
@@ -351,15 +351,9 @@ def n_inclusion_mixing(claim: dict, t) -> list[dict]:
             if isinstance(r, NoData):
                 return r
         ma, mb = _mixing(a), _mixing(b)
-        d = (ma - mb).dropna()
-        if len(d) < 2:
-            return NoData("a tolerance needs 2 repetitions or more")
-        check, se, test = compared(d, claim["value"], claim["k"], claim["atol"],
-                                   claim["compare"])
-        return claim_row(
-            claim, learner, method,
+        return _per_rep_row(
+            claim, learner, method, (ma - mb).dropna(),
             f"mixing 4 pi (1 - pi) at width {claim['kernel_width']:g} minus at "
-            f"{claim['than_width']:g}: {d.mean():.3g} (SE {se:.3g}, {len(d)} reps; "
-            f"{ma.mean():.3g} and {mb.mean():.3g})", test, check)
+            f"{claim['than_width']:g}", f"; {ma.mean():.3g} and {mb.mean():.3g}")
 
     return per_combo(claim, t, "other", one)
