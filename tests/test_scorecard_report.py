@@ -18,7 +18,13 @@ from imlbench.compare import no_data_reason, without_date, write_scorecard_summa
 from imlbench.config import ConfigError, Scenario, Study
 from imlbench.io import write_parquet
 from imlbench.metrics.claims import INCONCLUSIVE, NO_DATA, NOT_RUN, Tables, claim_row, evaluate
-from imlbench.runinfo import RUN_FILE, is_report, read_run, workflow_config
+from imlbench.runinfo import (
+    RUN_FILE,
+    is_report,
+    package_versions,
+    read_run,
+    workflow_config,
+)
 
 REPO = Path(__file__).resolve().parents[1]
 WHEN = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
@@ -166,7 +172,9 @@ def test_scorecard_header_states_profile_studies_and_utc_time(tmp_path):
     assert len(re.split(r"(?<!\\)\|", row)) == len(head.split("|"))  # one cell per column
     assert "<th>reason</th>" in html and "<td>why | not</td>" in html
     assert json.loads((tmp_path / "run.json").read_text()) == {
-        "profile": "smoke", "studies": ["a", "b"], "finished_utc": "2026-01-02T03:04:05+00:00"}
+        "profile": "smoke", "studies": ["a", "b"], "finished_utc": "2026-01-02T03:04:05+00:00",
+        "versions": package_versions()}
+    assert {"imlbench", "numpy", "snakemake"} <= set(package_versions())
 
 
 def test_without_date_drops_only_the_date(tmp_path):

@@ -87,6 +87,8 @@ def test_report(workdir, smoke_run):
     assert res.returncode == 0, tail(res)
     report = workdir / "results" / "report.html"
     assert report.is_file() and report.stat().st_size > 0
+    assert "site/index.html" in report.read_text(errors="replace")
+    assert (workdir / "results" / "site" / "index.html").is_file()
 
 
 def _jobs_after_edit(workdir: Path, study: str, change) -> set[str]:
@@ -109,14 +111,16 @@ def _checked(workdir: Path, study: str):
 
 
 def test_restyling_a_figure_reruns_only_its_figure_job(workdir, smoke_run):
-    """The figure job that draws fig_8 (with the other figures of its group), nothing else."""
+    """The figure job that draws fig_8 (with the other figures of its group) and the site
+    that links it, nothing else."""
     def restyle(doc):
         doc["figures"]["fig_8"]["style"] = {"font_size": 11}
 
     groups = targets.figure_groups(_checked(workdir, "extrapolation"))
     k = next(i for i, figs in enumerate(groups) if "fig_8" in figs)
     assert len(groups) > 1
-    assert _jobs_after_edit(workdir, "extrapolation", restyle) == {f"figures__extrapolation__{k}"}
+    assert _jobs_after_edit(workdir, "extrapolation", restyle) == {
+        f"figures__extrapolation__{k}", "site"}
 
 
 def test_editing_one_scenario_reruns_its_job_and_its_readers_only(workdir, smoke_run):
@@ -140,7 +144,7 @@ def test_editing_one_scenario_reruns_its_job_and_its_readers_only(workdir, smoke
     # the rest: the study's truths, summaries, claims and figures (rule names shared by the
     # studies have no study in them: the run jobs above show no other study reruns)
     assert jobs - {f"run__stratpd__{batch.name}"} <= {
-        "truth__stratpd", "summaries", "claims", "scorecard",
+        "truth__stratpd", "summaries", "claims", "scorecard", "site",
         *(f"figures__stratpd__{k}" for k in range(len(groups)))}
 
 
@@ -161,23 +165,24 @@ def test_a_missing_data_file_reruns_its_job(tmp_path, workdir, smoke_run):
     assert jobs == {f"run__stratpd__{batch.name}"}
 
 
-def test_a_description_edit_reruns_nothing(workdir, smoke_run):
+def test_a_description_edit_reruns_only_the_site(workdir, smoke_run):
     def describe(doc):
         doc["description"] += " Edited."
         for spec in doc["scenarios"].values():
             spec["description"] = "edited"
 
-    assert _jobs_after_edit(workdir, "extrapolation", describe) == set()
+    assert _jobs_after_edit(workdir, "extrapolation", describe) == {"site"}
 
 
 def test_a_claim_tolerance_edit_reruns_only_the_scorecard(workdir, smoke_run):
-    """No data, fit, explain, truth, summaries or figure job: only the study's claims and the
-    scorecard over all studies."""
+    """No data, fit, explain, truth, summaries or figure job: only the study's claims, the
+    scorecard over all studies and the site that shows it."""
 
     def tolerance(doc):
         doc["claims"][0]["z"] = 2.5
 
-    assert _jobs_after_edit(workdir, "extrapolation", tolerance) == {"claims", "scorecard"}
+    assert _jobs_after_edit(workdir, "extrapolation", tolerance) == {
+        "claims", "scorecard", "site"}
 
 
 def test_report_of_the_last_run_without_config(workdir, smoke_run):

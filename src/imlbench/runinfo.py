@@ -1,12 +1,13 @@
 """The profile and studies of the last completed run, so that ``snakemake --report`` shows it.
 
-The scorecard job, the last job of a run, records the run's profile, studies and time in
-``results/run.json`` (:func:`write_run`). ``snakemake --report results/report.html`` builds the
-graph of the run it reports on: :func:`workflow_config` gives the workflow that run's profile
-and studies, unless the command line sets them with ``--config``. Snakemake 9 parses the
-Snakefile before it knows what it is asked for (its ``workflow`` object holds the same settings
-for a run and for ``--report``), so the command line tells a report apart; ``--report`` with
-``--report-after-run`` runs the workflow first and keeps the configuration as given.
+The scorecard job, the last job of a run, records the run's profile, studies, time and package
+versions in ``results/run.json`` (:func:`write_run`). ``snakemake --report
+results/report.html`` builds the graph of the run it reports on: :func:`workflow_config` gives
+the workflow that run's profile and studies, unless the command line sets them with
+``--config``. Snakemake 9 parses the Snakefile before it knows what it is asked for (its
+``workflow`` object holds the same settings for a run and for ``--report``), so the command
+line tells a report apart; ``--report`` with ``--report-after-run`` runs the workflow first and
+keeps the configuration as given.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from datetime import datetime
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -24,11 +26,27 @@ from imlbench.io import atomic_path
 RUN_FILE = Path("results") / "run.json"
 #: the configuration keys a report takes from the recorded run
 RECORDED = ("profile", "studies")
+#: the packages whose versions a run records
+PACKAGES = ("imlbench", "snakemake", "numpy", "pandas", "scikit-learn", "xgboost", "shap",
+            "matplotlib", "pyarrow")
+
+
+def package_versions() -> dict[str, str]:
+    """The installed versions of :data:`PACKAGES` (those installed)."""
+    out = {}
+    for name in PACKAGES:
+        try:
+            out[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            continue
+    return out
 
 
 def write_run(path: Path, profile: str, studies: list[str], when: datetime) -> None:
-    """Record a completed run: its profile, studies and UTC time (ISO 8601)."""
-    record = {"profile": profile, "studies": list(studies), "finished_utc": when.isoformat()}
+    """Record a completed run: its profile, studies, UTC time (ISO 8601) and the versions of
+    the packages it ran with (:func:`package_versions`)."""
+    record = {"profile": profile, "studies": list(studies), "finished_utc": when.isoformat(),
+              "versions": package_versions()}
     with atomic_path(path) as tmp:
         tmp.write_text(json.dumps(record, indent=1) + "\n")
 
