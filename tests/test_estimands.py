@@ -17,7 +17,13 @@ import imlbench.metrics.truth_errors as truth_errors
 from imlbench import studies
 from imlbench.dgp.base import make_dgp
 from imlbench.explain.api import METHODS, estimand_of
-from imlbench.explain.estimands import TABLE_OF, TABLES, TRUTH_COLUMNS, truth_frame
+from imlbench.explain.estimands import (
+    TABLE_OF,
+    TABLES,
+    TRUTH_COLUMNS,
+    derived_importances,
+    truth_frame,
+)
 from imlbench.metrics.ranks import truth_ranks
 from imlbench.seeds import rng_for
 from imlbench.truth import TRUTHS
@@ -32,7 +38,6 @@ NOT_COMPARED = {
     "oob_pfi": "the forest's out-of-bag importance, scaled by its SE by default: no truth of f",
     "cvirf": "the forest's conditional importance given the features associated with x_j at a "
              "threshold: conditions on a data-dependent set",
-    "loco": "drop and relearn: the loss of the best model without x_j, not a PFI",
     "permute_relearn": "permute and relearn: a relearned model, not a PFI",
     "condition_relearn": "condition and relearn: a relearned model, not a PFI",
     "cs_pdp": "a PD within each subgroup of the fitted tree: no truth per subgroup",
@@ -72,10 +77,11 @@ def test_every_truth_returns_the_one_shape(sc):
         curves = table["estimand"].map(TABLE_OF) == "effects"
         assert table.loc[curves, "x"].notna().all() and table.loc[~curves, "x"].isna().all()
         assert (table.loc[table["estimand"] != "ice", "row"] == -1).all()
-        # the stage's check passes them as they are
+        # the stage's check passes them as they are, the importances derived from them added
     checked = spec.tables(make_dgp(sc.dgp, sc.params), lambda label: rng_for(1, "t", label))
     for name, table in checked.items():
-        pd.testing.assert_frame_equal(table, raw[name])
+        expected = derived_importances(raw[name]) if name == "importance" else raw[name]
+        pd.testing.assert_frame_equal(table, expected)
 
 
 def test_a_table_not_in_the_one_shape_is_rejected():
@@ -109,7 +115,7 @@ def test_every_compared_method_declares_its_estimand():
             assert name not in NOT_COMPARED
             assert callable(spec.estimand) or spec.estimand in TABLE_OF
     assert {m for m in METHODS.names() if METHODS.get(m).estimand is not None} == {
-        "pdp", "ice", "ale", "stratpd", "mplot", "pfi", "cpfi", "conditional_pfi"}
+        "pdp", "ice", "ale", "stratpd", "mplot", "pfi", "cpfi", "conditional_pfi", "loco"}
 
 
 @pytest.mark.parametrize("method, params, estimand", [
@@ -129,11 +135,26 @@ def test_every_compared_method_declares_its_estimand():
     ("conditional_pfi", {"sampler": "permutation"}, "pfi_marginal"),
     ("conditional_pfi", {"sampler": "subgroups"}, "pfi_conditional"),
     ("conditional_pfi", {"sampler": "knockoffs", "contrast": "ratio"}, None),
-    ("loco", {}, None),
+    ("loco", {}, "loco"),
+    ("loco", {"contrast": "ratio"}, None),
+    ("loco", {"loss": "absolute"}, None),
     ("shap", {}, None),
 ])
 def test_estimand_of_reads_the_declaration(method, params, estimand):
     assert estimand_of(method, params) == estimand
+
+
+def test_loco_is_derived_where_the_conditional_importance_is_held():
+    cond = truth_frame("pfi_conditional", ["a", "b"], [0.8, 0.2], se=[0.02, 0.0])
+    ratio = truth_frame("pfi_conditional_ratio", ["a", "b"], [3.0, 1.5], se=[0.1, 0.0])
+    marginal = truth_frame("pfi_marginal", ["a", "b"], [1.0, 0.3])
+    out = derived_importances(pd.concat([marginal, cond, ratio], ignore_index=True))
+    loco = out[out["estimand"] == "loco"]
+    assert loco["value"].tolist() == [0.4, 0.1] and loco["se"].tolist() == [0.01, 0.0]
+    assert len(out) == 8
+    # nothing to derive from the marginal importance alone, nor twice
+    pd.testing.assert_frame_equal(derived_importances(marginal), marginal)
+    pd.testing.assert_frame_equal(derived_importances(out), out)
 
 
 def test_the_declared_estimands_are_those_the_truths_hold():

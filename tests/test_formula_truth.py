@@ -268,3 +268,38 @@ def test_registered_truths_and_table_columns():
     assert rows(eff, "pd", "x2")["x"].tolist() == [0.0, 1.0, 2.0]
     assert set(imp["estimand"]) == {"pfi_marginal", "pfi_conditional"}
     assert imp["x"].isna().all() and (imp["row"] == -1).all()
+
+
+def test_loco_is_derived_from_the_conditional_importance():
+    """The truth stage's importance table (``TruthSpec.tables``) gains ``loco``: for a linear
+    Gaussian f the closed form b_j^2 Var(x_j | x_-j) of
+    :func:`imlbench.truth.linear_gaussian.linear_gaussian_importance` (itself checked against
+    a simulation of leaving x_j out, ``tests/test_importance_variants.py``)."""
+    from imlbench.truth.linear_gaussian import linear_gaussian_importance
+
+    rho, sd = 0.6, 0.5
+    d = normal_pair(rho, "2*x1 - x2", noise_sd=sd)
+    imp = wide(TRUTHS.get("formula").tables(d, fixed_rng)["importance"])
+    sigma = np.array([[1.0, 2 * rho], [2 * rho, 4.0]])
+    loco = linear_gaussian_importance(np.array([2.0, -1.0]), sigma)["loco"]
+    np.testing.assert_allclose(imp["loco"], loco, rtol=1e-12)
+    assert (imp["loco_se"] == 0).all()
+
+
+def test_loco_of_a_nonlinear_f_against_a_simulation_of_its_definition():
+    """f = x1^2 + x2 on a correlated normal pair: ``loco`` of x1 is E[(f - E[f | x2])^2]
+    with E[x1^2 | x2] = m(x2)^2 + s^2 (the Gaussian conditional law), simulated here apart from
+    the truth's own Monte Carlo; both SEs enter the family-wise bound."""
+    rho = 0.7
+    d = normal_pair(rho, "x1**2 + x2", noise_sd=1.0)
+    imp = TRUTHS.get("formula").tables(d, fixed_rng)["importance"]
+    row = imp[(imp["estimand"] == "loco") & (imp["feature"] == "x1")].iloc[0]
+    n = 400_000
+    g = rng_for(20261127, "test_formula_truth", "loco")
+    x2 = -0.5 + 2.0 * g.standard_normal(n)
+    m = 1.0 + rho * 1.0 / 2.0 * (x2 + 0.5)  # E[x1 | x2]
+    s2 = 1.0 - rho**2  # Var(x1 | x2)
+    x1 = m + np.sqrt(s2) * g.standard_normal(n)
+    terms = (x1**2 - (m**2 + s2)) ** 2
+    se = np.hypot(terms.std() / np.sqrt(n), row["se"])
+    assert_within(row["value"], se, terms.mean())

@@ -31,7 +31,11 @@ import pandas as pd
 #: ``row``; ``interventional`` E[f(X) | do(x_j = z)]; ``pfi_marginal`` and
 #: ``pfi_conditional`` the permutation importance of the true f under squared loss, contrast
 #: difference, x_j replaced from its marginal or from its conditional law given x_-j;
-#: ``pfi_marginal_ratio`` and ``pfi_conditional_ratio`` the same with contrast ratio
+#: ``pfi_marginal_ratio`` and ``pfi_conditional_ratio`` the same with contrast ratio;
+#: ``loco`` the squared-loss increase when f is replaced by the best predictor without x_j,
+#: E[(f(X) - E[f(X) | X_-j])^2] = E Var(f(X) | X_-j) (the population target of leaving x_j
+#: out and refitting; Hooker, Mentch & Zhou 2021, Theorem 2), derived from the conditional
+#: PFI by :func:`derived_importances`
 TABLE_OF: dict[str, str] = {
     "pd": "effects",
     "conditional": "effects",
@@ -42,6 +46,7 @@ TABLE_OF: dict[str, str] = {
     "pfi_conditional": "importance",
     "pfi_marginal_ratio": "importance",
     "pfi_conditional_ratio": "importance",
+    "loco": "importance",
 }
 #: the truth tables by name, with the estimands each may hold
 TABLES: dict[str, tuple[str, ...]] = {
@@ -53,6 +58,20 @@ TRUTH_COLUMNS: dict[str, str] = {
     "estimand": "str", "feature": "str", "row": "int64", "x": "float64", "value": "float64",
     "se": "float64", "lo": "float64", "hi": "float64",
 }
+
+
+def derived_importances(table: pd.DataFrame) -> pd.DataFrame:
+    """``table`` (an importance truth table in the one shape) with ``loco`` rows where it
+    holds ``pfi_conditional`` and no ``loco``: value and standard error halved. With
+    y = f(X) + e, E[e | X] = 0 and X~_j drawn from the law of x_j given x_-j independently of
+    x_j, the conditional PFI of f is E[(f(X) - f(X~_j, X_-j))^2] = 2 E Var(f(X) | X_-j), twice
+    the ``loco`` target."""
+    held = set(table["estimand"])
+    if "pfi_conditional" not in held or "loco" in held:
+        return table
+    rows = table[table["estimand"] == "pfi_conditional"]
+    return pd.concat([table, rows.assign(estimand="loco", value=rows["value"] / 2,
+                                         se=rows["se"] / 2)], ignore_index=True)
 
 
 def check_estimand(estimand: str, owner: str) -> str:

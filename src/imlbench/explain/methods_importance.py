@@ -46,7 +46,8 @@ N_REPEATS = {"n_repeats": integer(1, minimum=1)}
 
 
 def _pfi_like(estimand: str) -> Callable[[Mapping], str | None]:
-    """The truth importances are squared-loss differences of single features."""
+    """The truth importances are squared-loss differences of single features (``groups``:
+    none for a method without them)."""
     def of(p: Mapping) -> str | None:
         plain = (p.get("loss") == "squared" and p.get("contrast") == "difference"
                  and not p.get("groups"))
@@ -135,7 +136,7 @@ def _relearn(scheme: str):
     return run
 
 
-@method("loco", kind="importance", params={
+@method("loco", kind="importance", estimand=_pfi_like("loco"), params={
     **FEATURES, **DATA, **{k: PFI_OPTIONS[k] for k in ("loss", "contrast")}})
 def _loco(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
     """Leave one covariate out (Lei et al. 2018; Hooker et al. 2021, VI^D): the learner

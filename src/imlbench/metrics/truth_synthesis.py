@@ -7,7 +7,7 @@ stage's ``metrics/truth_errors.parquet`` (per point over the repetitions) and
 ``metrics/truth_error_reps.parquet`` (per repetition; both of
 :mod:`imlbench.metrics.truth_errors`) and returns one row per (study, scenario, method,
 learner, estimand), with the estimand family of the method (:data:`FAMILY`; methods that
-declare no estimand, e.g. SHAP and LOCO, are compared with no truth and have no row). A point is a
+declare no estimand, e.g. SHAP, are compared with no truth and have no row). A point is a
 feature of an importance, or a (feature, grid point) of a curve, pooled over the repetitions
 as :func:`imlbench.metrics.truth_errors.summarise_errors` pools it; curves are compared as
 shapes (``anchor: mean``: estimate and truth each minus their mean over the compared points
@@ -70,6 +70,7 @@ FAMILY: dict[tuple[str, str], str] = {
     ("conditional_pfi", "pfi_marginal"): "marginal PFI",
     ("conditional_pfi", "pfi_conditional"): "conditional PFI",
     ("cpfi", "pfi_conditional"): "conditional PFI",
+    ("loco", "loco"): "LOCO",
 }
 #: the columns of :func:`synthesis`
 COLUMNS = ["family", "estimand", "study", "scenario", "method", "registered", "learner",

@@ -6,7 +6,8 @@ estimators they check; ``TRUTHS.get(dgp).names`` names the tables, known before 
 runs. Every table has the one long shape of :mod:`imlbench.explain.estimands` (columns
 estimand, feature, row, x, value, se, lo, hi; build it with :func:`truth_frame`) and is named
 after the estimands it holds: ``effects`` (curves: pd, conditional, ale, ice,
-interventional) or ``importance`` (pfi_marginal, pfi_conditional and their ratios). The
+interventional) or ``importance`` (pfi_marginal, pfi_conditional and their ratios; ``loco`` is
+derived from pfi_conditional). The
 generic truths are registered in :mod:`imlbench.truth.effects` (the feature-effect
 examples) and :mod:`imlbench.truth.formula` (every formula DGP); a study registers those of
 its own DGPs in its package.
@@ -21,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from imlbench.dgp.base import DGP
-from imlbench.explain.estimands import TABLES, one_shape, truth_frame
+from imlbench.explain.estimands import TABLES, derived_importances, one_shape, truth_frame
 from imlbench.registry import Registry
 
 __all__ = ["TRUTHS", "Compute", "FixedRng", "TruthSpec", "truth", "truth_frame", "truth_tables"]
@@ -39,7 +40,8 @@ class TruthSpec:
 
     def tables(self, dgp: DGP, fixed_rng: FixedRng) -> dict[str, pd.DataFrame]:
         """``compute``'s tables, each checked to have the one shape and the estimands of its
-        name (a ValueError otherwise)."""
+        name (a ValueError otherwise); an ``importance`` table gains the importances derived
+        from those it holds (:func:`imlbench.explain.estimands.derived_importances`: LOCO)."""
         out = self.compute(dgp, fixed_rng)
         if set(out) != set(self.names):
             raise ValueError(f"truth of {type(dgp).__name__}: tables {', '.join(out)}, "
@@ -47,6 +49,8 @@ class TruthSpec:
         checked = {}
         for name, table in out.items():
             table = one_shape(table, f"truth table {name} of {type(dgp).__name__}")
+            if name == "importance":
+                table = derived_importances(table)
             wrong = set(table["estimand"]) - set(TABLES[name])
             if wrong:
                 raise ValueError(f"truth table {name} of {type(dgp).__name__} holds estimands "
