@@ -73,10 +73,10 @@ def test_a_dgp_edit_reruns_the_jobs_of_its_scenarios_only(workdir, smoke_run):
     assert _stage(jobs, "truth") == {f"truth__{STUDY}"}
 
 
-def test_a_claim_kind_edit_reruns_only_the_scorecard(workdir, smoke_run):
+def test_a_claim_kind_edit_reruns_only_the_scorecard_and_the_site(workdir, smoke_run):
     jobs = _jobs_after(workdir, "imlbench.studies.extrapolation.claims",
                        lambda text: text + "\n_EDITED = 1\n")
-    assert jobs == {"claims", "scorecard"}
+    assert jobs == {"claims", "scorecard", "site"}
 
 
 @pytest.mark.parametrize("edit", ["comment", "docstring"])

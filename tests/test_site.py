@@ -129,10 +129,11 @@ def test_methods_without_an_estimand_are_listed_with_their_studies(tmp_path):
     write_tree(tmp_path)
     path = study_path(tmp_path, "alpha")
     doc = yaml.safe_load(path.read_text())
-    doc["methods"]["fit"] = {"method": "model_fit"}
+    doc["methods"]["fit"] = {"method": "model_fit"}  # a metric: no estimate
+    doc["methods"]["loco_abs"] = {"method": "loco", "params": {"loss": "absolute"}}
     path.write_text(yaml.safe_dump(doc, sort_keys=False))
     studies = [load_study(study_path(tmp_path, s), "smoke") for s in CARDS]
-    assert untruthed(studies) == {"model_fit": ["alpha"]}
+    assert untruthed(studies) == {"loco": ["alpha"]}
 
 
 def test_a_missing_scorecard_is_named(tmp_path):

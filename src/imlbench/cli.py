@@ -3,7 +3,8 @@
 Stages: ``check`` (validate the configuration, or one study file with ``--study``),
 ``run`` (sample, fit and explain a batch of scenario chunks), ``truth`` (every truth of a
 study), ``summaries``, ``claims`` (a study's scorecard), ``figure`` (a group of a study's
-figures) and ``scorecard`` (all studies). Every stage but ``check`` reads its study file from
+figures), ``scorecard`` (all studies) and ``site`` (the results site of the given studies,
+:func:`imlbench.site.build.build_site`). Every stage but ``check`` reads its study file from
 ``config/studies`` under ``--root`` with the given ``--profile``, without checking it again:
 the workflow checks the configuration once, before any job runs. The files a stage writes are
 those :mod:`imlbench.targets` names, under ``--root``.
@@ -64,6 +65,10 @@ def _parser() -> argparse.ArgumentParser:
     sc.add_argument("--out", nargs=2, required=True, metavar=("MD", "HTML"))
     sc.add_argument("--run", required=True,
                     help="where to record the run's profile, studies and time (run.json)")
+    site = sub.add_parser("site", help="the results site of these studies (their scorecards, "
+                                       "figures and metrics under results/)")
+    site.add_argument("--studies", nargs="+", required=True)
+    site.add_argument("--out", default="results/site")
     return parser
 
 
@@ -116,6 +121,11 @@ def _run(args: argparse.Namespace) -> int:
                                         args.profile or "default", Path(args.run))
         return 0
     root = Path(args.root)
+    if args.stage == "site":
+        from imlbench.site.build import build_site
+
+        build_site(root / "results", root, Path(args.out), studies=args.studies)
+        return 0
     study = load_study(study_path(root, args.study), args.profile or "default")
     studies.load([study.name], figures=args.stage == "figure")
     seed = args.base_seed

@@ -13,7 +13,11 @@ rule site:
         figures=[
             targets.figure_paths(s.name, fig)["png"] for s in STUDIES.values() for fig in s.figures
         ],
-        truth_errors=[targets.metrics_paths(s)["truth_errors"] for s in STUDIES],
+        truth_errors=[
+            targets.metrics_paths(s)[name]
+            for s in STUDIES
+            for name in ("truth_errors", "truth_error_reps")
+        ],
         run="results/run.json",
     output:
         [f"results/site/{name}" for name in site_files(list(STUDIES))],
@@ -29,5 +33,4 @@ rule site:
     message:
         "results site of {} studies".format(len(STUDIES))
     shell:
-        "python -m imlbench.site --results results --root . --out results/site "
-        "--studies {params.studies:q} 2> {log:q}"
+        "python -m imlbench site --studies {params.studies:q} --out results/site 2> {log:q}"

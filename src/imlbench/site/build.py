@@ -22,7 +22,7 @@ from imlbench import studies as study_packages
 from imlbench.codehash import code_hash
 from imlbench.compare import counts
 from imlbench.config import Study, load_study, study_path
-from imlbench.explain.api import estimand_of
+from imlbench.explain.api import METHODS, estimand_of
 from imlbench.metrics.truth_synthesis import STRONG, family_summary, synthesis
 from imlbench.runinfo import package_versions
 from imlbench.seeds import config_hash
@@ -40,6 +40,9 @@ STATIC = Path(__file__).parent / "static"
 TRUTH_FILTERS = ["family", "study", "registered", "learner", "data"]
 #: the columns of the claims table that have a filter
 FILTERS = ["study", "figure", "source", "verdict", "reason_class", "method", "learner"]
+#: the method kinds whose outputs are no estimates of an effect or importance (left out of
+#: the truth page's list of methods without a truth)
+NOT_ESTIMATES = ("metric", "theory")
 #: the entries of a study file the study page shows
 SHOWN = ("title", "reference", "description", "deviations", "figures", "scenarios")
 #: the files the site job writes besides one page per study
@@ -74,14 +77,19 @@ def _environment() -> jinja2.Environment:
 
 def untruthed(studies: list[Study]) -> dict[str, list[str]]:
     """The registered methods that ran in ``studies`` with no estimand (their estimates are
-    compared with no truth), each with the studies it ran in."""
+    compared with no truth), each with the studies it ran in; methods of the kinds in
+    :data:`NOT_ESTIMATES` (the model's fit, data statistics, closed-form theory) estimate
+    nothing a truth could hold and are left out."""
     out: dict[str, list[str]] = {}
     for study in studies:
         for name, spec in study.methods.items():
-            if estimand_of(spec["method"], study.method_params(name)) is None:
-                out.setdefault(spec["method"], [])
-                if study.name not in out[spec["method"]]:
-                    out[spec["method"]].append(study.name)
+            method = spec["method"]
+            if (METHODS.get(method).kind in NOT_ESTIMATES
+                    or estimand_of(method, study.method_params(name)) is not None):
+                continue
+            out.setdefault(method, [])
+            if study.name not in out[method]:
+                out[method].append(study.name)
     return dict(sorted(out.items()))
 
 
@@ -128,7 +136,8 @@ def build_site(results: Path, config_root: Path, out: Path, studies: list[str] |
     documents = {
         "index.html": env.get_template("index.html").render(
             page="index.html", run=run, versions=run.get("versions") or package_versions(),
-            recorded="versions" in run, tally=tally, n_claims=len(rows), **common),
+            recorded="versions" in run, tally=tally, n_rows=len(rows),
+            n_claims=len({(r["study"], r["claim"]) for r in rows}), **common),
         "claims.html": env.get_template("claims.html").render(
             page="claims.html", rows=rows, filters=FILTERS, **common),
         "truth.html": env.get_template("truth.html").render(
