@@ -195,52 +195,57 @@ def weighted_ridge(
     """Coefficients, intercept and weighted R^2 of argmin sum w (t - a - D b)^2 + lam
     sum_j C_jj b_j^2 (module doc; no penalty for one input). Weights that are all zero leave
     the surrogate undefined: NaN."""
-    sw = w.sum()
-    if not sw > 0:
+    if not w.sum() > 0:
         return np.full(D.shape[1], np.nan), float("nan"), float("nan")
-    C, c, tss = _centred_moments(D, t, w)
-    beta = _ridge_solve(C, c, lam)
-    mu, mt = w @ D / sw, w @ t / sw
-    rss = tss - 2 * beta @ c + beta @ C @ beta
-    r2 = 1.0 - rss / tss if tss > 0 else 1.0
-    return beta, float(mt - mu @ beta), float(r2)
+    return _Moments.of(D, t, w).fit(list(range(D.shape[1])), lam)
 
 
-def _centred_moments(D: np.ndarray, t: np.ndarray, w: np.ndarray
-                     ) -> tuple[np.ndarray, np.ndarray, float]:
-    """The weighted, centred cross-products of the inputs (p, p), of inputs and target (p) and
-    the target's weighted sum of squares: every subset's ridge fit follows from them."""
-    sw = w.sum()
-    Dc, tc = D - w @ D / sw, t - w @ t / sw
-    Dw = Dc * w[:, None]
-    return Dw.T @ Dc, Dw.T @ tc, float(w @ tc**2)
+@dataclass(frozen=True)
+class _Moments:
+    """The weighted, centred cross-products of the inputs (``C``, p x p), of inputs and target
+    (``c``), the target's weighted sum of squares (``tss``) and the weighted means of inputs
+    (``mu``) and target (``mt``): every subset's ridge fit follows from them, so the forward
+    selection's candidates and the kept surrogates share one pass over the samples."""
+
+    C: np.ndarray
+    c: np.ndarray
+    tss: float
+    mu: np.ndarray
+    mt: float
+
+    @classmethod
+    def of(cls, D: np.ndarray, t: np.ndarray, w: np.ndarray) -> _Moments:
+        sw = w.sum()
+        mu, mt = w @ D / sw, w @ t / sw
+        Dc, tc = D - mu, t - mt
+        Dw = Dc * w[:, None]
+        return cls(Dw.T @ Dc, Dw.T @ tc, float(w @ tc**2), mu, float(mt))
+
+    def fit(self, keep: list[int], lam: float) -> tuple[np.ndarray, float, float]:
+        """Coefficients, intercept and weighted R^2 of the ridge fit on the inputs ``keep``."""
+        CS, cS = self.C[np.ix_(keep, keep)], self.c[keep]
+        beta = _ridge_solve(CS, cS, lam)
+        rss = self.tss - 2 * beta @ cS + beta @ CS @ beta
+        r2 = 1.0 - rss / self.tss if self.tss > 0 else 1.0
+        return beta, float(self.mt - self.mu[keep] @ beta), float(r2)
 
 
-def _subset_r2(C: np.ndarray, c: np.ndarray, tss: float, keep: list[int], lam: float) -> float:
-    """Weighted R^2 of the ridge fit on the features ``keep``, from the centred moments."""
-    CS, cS = C[np.ix_(keep, keep)], c[keep]
-    beta = _ridge_solve(CS, cS, lam)
-    return 1.0 - (tss - 2 * beta @ cS + beta @ CS @ beta) / tss if tss > 0 else 1.0
-
-
-def _selections(D: np.ndarray, t: np.ndarray, w: np.ndarray, ks: Sequence[int], how: str,
-                lam: float) -> list[list[int]]:
+def _selections(m: _Moments, ks: Sequence[int], how: str, lam: float) -> list[list[int]]:
     """The features kept for each k of ``ks``: forward selection is greedy, so one path to the
     largest k gives every smaller k as its prefix; highest weights rank one full fit. The
-    candidate fits are solved from the weighted moments, computed once."""
+    candidate fits are solved from the weighted moments ``m``."""
     _one_of(how, SELECTIONS, "feature selection")
-    p = D.shape[1]
+    p = len(m.c)
     rule = {k: ("forward" if k <= 6 else "highest_weights") if how == "auto" else how
             for k in ks}
     if all(rule[k] == "none" or k >= p for k in ks):
         return [list(range(p))] * len(ks)
-    C, c, tss = _centred_moments(D, t, w)
     path: list[int] = []
     reach = max((k for k in ks if rule[k] == "forward" and k < p), default=0)
     for _ in range(reach):
         path.append(max((j for j in range(p) if j not in path),
-                        key=lambda j: _subset_r2(C, c, tss, path + [j], lam)))
-    order = np.argsort(-np.abs(_ridge_solve(C, c, lam)), kind="stable")
+                        key=lambda j: m.fit(path + [j], lam)[2]))
+    order = np.argsort(-np.abs(_ridge_solve(m.C, m.c, lam)), kind="stable")
     out = []
     for k in ks:
         if rule[k] == "none" or k >= p:
@@ -343,8 +348,9 @@ def lime_fits(
                 if not w.sum() > 0:  # every sample too far for the kernel: no surrogate
                     coef[v, :, i, r] = intercept[v, :, i, r] = r2[v, :, i, r] = np.nan
                     continue
-                for c, keep in enumerate(_selections(D, t, w, ks, selection, ridge)):
-                    fit = weighted_ridge(D[:, keep], t, w, ridge)
+                moments = _Moments.of(D, t, w)
+                for c, keep in enumerate(_selections(moments, ks, selection, ridge)):
+                    fit = moments.fit(keep, ridge)
                     coef[v, c, i, r, keep], intercept[v, c, i, r], r2[v, c, i, r] = fit
                     selected[v, c, i, r, keep] = True
     return LimeFits(coef, intercept, r2, selected)
