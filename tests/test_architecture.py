@@ -32,6 +32,7 @@ LAYERS: dict[str, set[str]] = {
 }
 #: modules every layer may use: they import no layer themselves
 BASE = {"imlbench", "imlbench.registry", "imlbench.seeds", "imlbench.io", "imlbench.params",
+        "imlbench.curves",
         "imlbench.stats", "imlbench.config"}
 
 

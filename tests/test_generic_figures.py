@@ -11,8 +11,8 @@ import pandas as pd
 import pytest
 import yaml
 
+from imlbench.curves import anchored, mean_band, on_common_grid, rep_curves
 from imlbench.figures import FIGURES
-from imlbench.figures.curves import anchored, mean_band, on_common_grid, rep_curves
 from imlbench.figures.inputs import FigureInputs
 from imlbench.io import write_parquet
 

@@ -249,10 +249,12 @@ def with_defaults(declared: Mapping[str, Param], given: Mapping[str, Any]) -> di
     return out
 
 
-def named_values(param: Param, value: Any, attr: str, target: Any) -> list[Any]:
+def named_values(param: Param, value: Any, attr: str, target: Any,
+                 siblings: Mapping[str, Any] | None = None) -> list[Any]:
     """The values inside ``value`` (a string, or lists and mappings of them) whose declaration
     has ``attr`` equal to ``target``: the feature names (``features``, True) or the names of
-    study-file entries (``refers``, "methods")."""
+    study-file entries (``refers``, "methods"). ``siblings`` are the other parameters of the
+    set, for mappings whose fields depend on them."""
     if value is None:
         return []
     if getattr(param, attr) == target:
@@ -261,4 +263,8 @@ def named_values(param: Param, value: Any, attr: str, target: Any) -> list[Any]:
         return [f for v in value for f in named_values(param.item, v, attr, target)]
     if param.kind == "mapping" and param.value is not None:
         return [f for v in value.values() for f in named_values(param.value, v, attr, target)]
+    if param.kind == "mapping" and param.fields is not None and isinstance(value, Mapping):
+        fields = param.fields(siblings or {}) if callable(param.fields) else param.fields
+        return [f for k, v in value.items() if k in fields
+                for f in named_values(fields[k], v, attr, target)]
     return []

@@ -307,9 +307,10 @@ def summaries_fingerprint(study: Study) -> str:
 
 
 def claims_fingerprint(study: Study) -> str:
-    kinds = sorted({claim["kind"] for claim in study.claims})
-    return config_hash([study.claims,
-                        code_hash([CLAIMS.get(k).evaluate.__module__ for k in kinds])])
+    """The study's claims and the code that judges them (kinds and the statistics they name)."""
+    modules = sorted({m for claim in study.claims
+                      for m in CLAIMS.get(claim["kind"]).modules(claim)})
+    return config_hash([study.claims, code_hash(modules)])
 
 
 def figure_fingerprint(study: Study, fig: str) -> str:

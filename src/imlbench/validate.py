@@ -554,9 +554,15 @@ class _Checker:
                 self.fail(f"{key}.id", f"id {claim['id']!r} is also that of claims[{j}]; "
                           f"allowed: an id not given before")
             self.registered(CLAIMS, claim["kind"], f"{key}.kind")
-            declared = CLAIMS.get(claim["kind"]).params
+            spec = CLAIMS.get(claim["kind"])
+            for name, param in spec.params.items():  # the entries a claim names (a statistic)
+                if param.registry is not None and isinstance(claim.get(name), str):
+                    self.registered(param.registry, claim[name], f"{key}.{name}")
+            declared = spec.declared(claim)
             self.params(declared, claim_params(claim), key, f"claim kind {claim['kind']!r}",
                         profiles=(study.profile,))
+            for name, message in spec.errors(claim) if spec.errors else []:
+                self.fail(f"{key}.{name}", message)
             where = claim["where"]
             if where["scenario"] not in study.all_scenarios:
                 self.fail(f"{key}.where.scenario", f"unknown scenario {where['scenario']!r}; "
@@ -568,12 +574,14 @@ class _Checker:
                                   f"unknown {field_} {v!r}; allowed: {', '.join(pool)}")
             self.misses(claim, key)
             self.resolvable(claim, key)
+            pools = {"methods": study.methods, "learners": study.learners,
+                     "scenarios": study.all_scenarios}
             for name, param in declared.items():
-                for section in ("methods", "learners"):
-                    for v in named_values(param, claim.get(name), "refers", section):
-                        if v not in getattr(study, section):
+                for section, pool in pools.items():
+                    for v in named_values(param, claim.get(name), "refers", section, claim):
+                        if v not in pool:
                             self.fail(f"{key}.{name}", f"unknown {section[:-1]} {v!r}; "
-                                      f"allowed: {', '.join(getattr(study, section))}")
+                                      f"allowed: {', '.join(pool)}")
 
     def misses(self, claim: dict, key: str) -> None:
         """Each of the claim's ``misses`` selects rows the claim has: its scenario, learners

@@ -46,10 +46,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from imlbench.curves import ANCHORS, anchored, on_common_grid, rep_curves
 from imlbench.dgp.expressions import ExpressionError, parse
 from imlbench.figures import figure
 from imlbench.figures import style as st
-from imlbench.figures.curves import ANCHORS, anchored, on_common_grid, rep_curves
 from imlbench.figures.generic import CURVE_TRUTHS
 from imlbench.figures.inputs import FigureInputs
 from imlbench.params import choice, flag, integer, items, number, table, text

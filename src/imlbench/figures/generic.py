@@ -23,17 +23,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from imlbench.curves import ANCHORS, on_common_grid, rep_curves
 from imlbench.figures import figure
 from imlbench.figures import style as st
-from imlbench.figures.curves import (
-    ANCHORS,
-    SHOW,
-    TRUTH_STYLES,
-    draw_curves,
-    draw_truth,
-    on_common_grid,
-    rep_curves,
-)
+from imlbench.figures.curves import SHOW, TRUTH_STYLES, draw_curves, draw_truth
 from imlbench.figures.inputs import FigureInputs
 from imlbench.params import choice, items
 

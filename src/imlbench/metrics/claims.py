@@ -81,27 +81,52 @@ MISS_CLASSES = ("method", "paper_text_vs_code", "substitute_data", "learner", "f
 
 @dataclass(frozen=True)
 class ClaimSpec:
-    """A registered claim kind: its function and its declared parameters."""
+    """A registered claim kind: its function and its declared parameters; ``extra`` adds the
+    parameters that depend on the claim (those of the statistic a ``contrast`` names),
+    ``errors`` what the check rejects beyond the parameters' types ((key, message) pairs)."""
 
     evaluate: Claim
     params: Mapping[str, Param] = field(default_factory=dict)
+    extra: Callable[[Mapping[str, Any]], Mapping[str, Param]] | None = None
+    errors: Callable[[Mapping[str, Any]], list[tuple[str, str]]] | None = None
+
+    def declared(self, claim: Mapping[str, Any]) -> dict[str, Param]:
+        """The parameters ``claim`` may hold."""
+        return {**self.params, **(self.extra(claim) if self.extra else {})}
+
+    def modules(self, claim: Mapping[str, Any]) -> list[str]:
+        """The modules whose code decides ``claim``'s rows: the kind's and, for a claim that
+        names a registered entry of another registry (a statistic), that entry's."""
+        out = [self.evaluate.__module__]
+        for key, param in self.params.items():
+            name = claim.get(key)
+            if param.registry is not None and isinstance(name, str) and name in param.registry:
+                entry = param.registry.get(name)
+                fn = getattr(entry, "compute", entry)
+                out.append(getattr(fn, "__module__", self.evaluate.__module__))
+        return out
 
     def __call__(self, claim: Mapping[str, Any], tables: Tables) -> list[dict]:
         """Scorecard rows of ``claim``, its parameters completed by their defaults."""
-        return self.evaluate(with_defaults(self.params, claim), tables)
+        return self.evaluate(with_defaults(self.declared(claim), claim), tables)
 
 
 CLAIMS: Registry[ClaimSpec] = Registry(
-    "claim kind", providers=("imlbench.metrics.truth_errors", "imlbench.metrics.curve_claims",
+    "claim kind", providers=("imlbench.metrics.contrasts", "imlbench.metrics.truth_errors",
+                             "imlbench.metrics.curve_claims",
                              "imlbench.metrics.rank_claims", "imlbench.metrics.ici_claims",
                              "imlbench.metrics.lime_claims"))
 
 
-def claim_kind(kind: str, *, params: Mapping[str, Param] | None = None) -> Callable[[Claim], Claim]:
-    """Register ``fn`` as claim kind ``kind`` with its parameters."""
+def claim_kind(kind: str, *, params: Mapping[str, Param] | None = None,
+               extra: Callable[[Mapping[str, Any]], Mapping[str, Param]] | None = None,
+               errors: Callable[[Mapping[str, Any]], list[tuple[str, str]]] | None = None,
+               ) -> Callable[[Claim], Claim]:
+    """Register ``fn`` as claim kind ``kind`` with its parameters (:class:`ClaimSpec`)."""
 
     def decorator(fn: Claim) -> Claim:
-        CLAIMS.register(kind, module=fn.__module__)(ClaimSpec(fn, dict(params or {})))
+        CLAIMS.register(kind, module=fn.__module__)(
+            ClaimSpec(fn, dict(params or {}), extra, errors))
         return fn
 
     return decorator
@@ -129,8 +154,8 @@ def methods_named(claim: Mapping[str, Any]) -> list[str]:
     """The study's methods a claim names: ``where.method``, then those of its parameters that
     name methods (e.g. the theory a claim compares with), without repeats."""
     named = as_list(claim["where"]["method"])
-    for key, param in CLAIMS.get(claim["kind"]).params.items():
-        named += named_values(param, claim.get(key), "refers", "methods")
+    for key, param in CLAIMS.get(claim["kind"]).declared(claim).items():
+        named += named_values(param, claim.get(key), "refers", "methods", claim)
     return list(dict.fromkeys(named))
 
 

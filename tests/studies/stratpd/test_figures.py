@@ -12,9 +12,9 @@ import pytest
 from figure_inputs import WrittenInputs, write
 
 from imlbench import studies
+from imlbench.curves import GRID_SIZE
 from imlbench.explain.estimands import truth_frame
 from imlbench.figures import FIGURES
-from imlbench.figures.curves import GRID_SIZE
 from imlbench.figures.inputs import FigureInputs
 from imlbench.studies.stratpd.figures import panels as pn
 from imlbench.studies.stratpd.figures.fig_growth import rms_errors

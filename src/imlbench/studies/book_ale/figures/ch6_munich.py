@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from imlbench.curves import on_common_grid, rep_curves
 from imlbench.figures import figure
 from imlbench.figures import style as st
-from imlbench.figures.curves import on_common_grid, rep_curves
 from imlbench.figures.inputs import FigureInputs
 from imlbench.params import flag, items, number, table, text
 from imlbench.studies.book_ale.figures.ch7_intervals import first_rows

@@ -24,9 +24,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from imlbench.curves import mean_band
 from imlbench.figures import figure
 from imlbench.figures import style as st
-from imlbench.figures.curves import mean_band
 from imlbench.figures.inputs import FigureInputs
 from imlbench.params import choice, feature_name, flag, integer, items, number, table, text
 

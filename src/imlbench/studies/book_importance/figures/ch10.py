@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pandas as pd
 
+from imlbench.curves import mean_band, on_common_grid, rep_curves
 from imlbench.explain.ici import partial_importance, pfi_of_ici
 from imlbench.figures import figure
 from imlbench.figures import style as st
-from imlbench.figures.curves import mean_band, on_common_grid, rep_curves
 from imlbench.figures.inputs import FigureInputs
 from imlbench.params import items, number, table, text
 from imlbench.studies.book_importance.ch10 import TOY_ICI, TOY_VALUES

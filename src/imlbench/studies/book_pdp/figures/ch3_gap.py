@@ -17,10 +17,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from imlbench.curves import on_common_grid, rep_curves
 from imlbench.figures import figure
 from imlbench.figures import style as st
 from imlbench.figures.curve_grid import draw_repetitions, draw_truths
-from imlbench.figures.curves import on_common_grid, rep_curves
 from imlbench.figures.inputs import FigureInputs
 from imlbench.params import items, number, table, text
 

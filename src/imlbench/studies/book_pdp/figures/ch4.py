@@ -12,9 +12,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from imlbench.curves import mean_band, on_common_grid, rep_curves
 from imlbench.figures import figure
 from imlbench.figures import style as st
-from imlbench.figures.curves import mean_band, on_common_grid, rep_curves
 from imlbench.figures.inputs import FigureInputs
 from imlbench.params import items, number, table, text
 

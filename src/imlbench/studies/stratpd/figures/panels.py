@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from imlbench.figures.curves import anchored, on_common_grid, rep_curves
+from imlbench.curves import anchored, on_common_grid, rep_curves
 from imlbench.figures.style import ICE_GREY, LEARNERS, TRUTH, Look
 from imlbench.figures.style import learner_order as house_learner_order
 from imlbench.figures.style import learner_title as house_learner_title

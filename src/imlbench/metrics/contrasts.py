@@ -1,0 +1,455 @@
+"""The comparison kit: one way to judge a claim.
+
+A claim is a *statistic* computed once per repetition in a *cell* (a scenario, learner and
+method of the study, with the statistic's selection keys: feature, point, width, ...), a
+*test* and a direction. A study writes statistics (:func:`statistic`: a function of the cell
+and the tables returning one value per repetition, :class:`Sample`); the tests here own the
+standard error, the "too few repetitions" reason, the tolerance text and the power (the
+:class:`imlbench.metrics.claims.Check`), for every claim kind of every study.
+
+The claim kind ``contrast`` puts them together in a study file::
+
+    - id: ch7-spread
+      kind: contrast
+      statistic: curve_value        # a registered statistic, with its parameters
+      feature: x1
+      at: 0.5
+      test: paired                  # one of TESTS
+      than: {method: ale_k10}       # the other cell: what differs from the claim's own
+      compare: above                # the direction
+      value: 0                      # the claimed value of the test's statistic
+
+``than`` names the other cell by what differs from the claim's (``scenario``, ``learner``,
+``method`` and any parameter of the statistic); every name in it is checked by ``imlbench
+check`` against the study.
+
+The tests (``k`` is a normal quantile, turned into the Student-t quantile t' with the
+repetitions' degrees of freedom, :func:`imlbench.stats.t_multiplier`, because every SE here is
+estimated from the repetitions):
+
+``one_sample``   the mean of the statistic over the R repetitions against ``value``:
+                 SE = sd / sqrt(R), t' on R - 1 df.
+``paired``       d = statistic - statistic of ``than`` on the repetitions both have (the same
+                 data sets: two methods, learners or points of one scenario), as
+                 ``one_sample``: the pairing removes the data sets' shared variation.
+``difference``   mean - mean of ``than`` for independent repetitions (two scenarios):
+                 SE = sqrt(SE_a^2 + SE_b^2), t' on min(R_a, R_b) - 1 df (conservative).
+``log_ratio``    log(mean / mean of ``than``) against log ``value``: SE by the delta method,
+                 sqrt((SE_a / mean_a)^2 + (SE_b / mean_b)^2), the first-order SE of the log of
+                 a ratio of two independent means (a ratio of means is what a paper prints
+                 as "k times as large"; the log makes it symmetric and its SE additive); t' on
+                 min(R_a, R_b) - 1 df; ``margin`` widens ``equal`` by log(1 + margin).
+``spread_ratio`` the spread over repetitions (the sd over repetitions at each point of the
+                 statistic, averaged over its points) divided by that of ``than``, against
+                 ``value`` on the log scale. A spread has no per-repetition value, so the SE
+                 of its log ratio is the sd over :data:`N_BOOT` bootstrap resamples of the
+                 repetitions (a fixed seed, :data:`BOOT_SEED`): resampled together when both
+                 cells read the same data sets (one scenario), independently otherwise. The
+                 bootstrap needs no normality, which the few heavy-tailed values of a spike
+                 or an extrapolating fit lack; t' on min(R_a, R_b) - 1 df.
+``prediction``   a number printed from one run (or the mean of ``runs`` runs) against the
+                 prediction interval of as many runs of ours: |mean - value| <=
+                 t' sd sqrt(1/runs + 1/R) + atol.
+
+``compare`` is ``equal`` (|estimate - value| <= t' SE + atol), ``above``, ``below`` (one-sided)
+or ``at_least`` / ``at_most`` (not significantly below / above).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from imlbench.metrics.claims import (
+    Check,
+    NoData,
+    Tables,
+    claim_kind,
+    claim_row,
+    per_combo,
+    select_rows,
+)
+from imlbench.params import (
+    Param,
+    choice,
+    integer,
+    number,
+    registered,
+    study_name,
+    table,
+)
+from imlbench.registry import Registry
+from imlbench.stats import mean_and_se, t_multiplier
+
+#: the comparisons of a test (see the module doc)
+COMPARES = ("equal", "above", "below", "at_least", "at_most")
+#: the tests and whether each needs the other cell ``than``
+TESTS = {"one_sample": False, "paired": True, "difference": True, "log_ratio": True,
+         "spread_ratio": True, "prediction": False}
+#: bootstrap resamples of the repetitions for the SE of a spread ratio, and their seed
+N_BOOT, BOOT_SEED = 2000, 20210
+#: the multiplier of every test: a normal quantile, turned into the t quantile of the
+#: repetitions (:func:`imlbench.stats.t_multiplier`)
+K = {"k": number(3.0, minimum=0)}
+
+
+# --- cells and statistics ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Cell:
+    """Where a statistic is read: a scenario, learner and method of the study and the
+    statistic's parameters (its selection keys: feature, point, width, ...)."""
+
+    scenario: str
+    learner: str
+    method: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def where(self) -> str:
+        return f"{self.scenario}/{self.learner}/{self.method}"
+
+    def moved(self, than: Mapping[str, Any] | None) -> Cell:
+        """The other cell: this one with what ``than`` names instead (scenario, learner,
+        method and any of the statistic's parameters)."""
+        than = dict(than or {})
+        keys = {k: than.pop(k) for k in ("scenario", "learner", "method") if k in than}
+        return replace(self, **keys, params={**self.params, **than})
+
+    def rows(self, t: Tables, table: str = "other") -> pd.DataFrame:
+        """The cell's rows of the table ``table`` of :class:`Tables` (empty: none)."""
+        df = getattr(t, table)
+        if df.empty or not {"scenario", "learner", "method"} <= set(df):
+            return df.iloc[:0]
+        return select_rows(df, self.scenario, self.learner, self.method)
+
+
+@dataclass(frozen=True)
+class Sample:
+    """A statistic's values in one cell: one per repetition (a Series indexed by rep), or a
+    vector per repetition for a spread (a DataFrame, one row per repetition and one column
+    per point); ``what`` names it in the scorecard, ``note`` adds to its reading."""
+
+    values: pd.Series | pd.DataFrame
+    what: str
+    note: str = ""
+
+
+#: a statistic: ``(cell, tables) -> Sample``, or :class:`NoData` saying why the cell gives none
+Compute = Callable[[Cell, Tables], "Sample | NoData"]
+
+
+@dataclass(frozen=True)
+class StatisticSpec:
+    """A registered statistic: its function and its declared parameters."""
+
+    compute: Compute
+    params: Mapping[str, Param] = field(default_factory=dict)
+
+
+STATISTICS: Registry[StatisticSpec] = Registry(
+    "statistic", providers=("imlbench.metrics.statistics",))
+
+
+def statistic(name: str, *, params: Mapping[str, Param] | None = None
+              ) -> Callable[[Compute], Compute]:
+    """Register ``fn`` as statistic ``name`` with its parameters."""
+
+    def decorator(fn: Compute) -> Compute:
+        STATISTICS.register(name, module=fn.__module__)(StatisticSpec(fn, dict(params or {})))
+        return fn
+
+    return decorator
+
+
+def statistic_params(claim: Mapping[str, Any]) -> Mapping[str, Param]:
+    """The parameters of the statistic a ``contrast`` claim names (none while it names no
+    registered statistic: the check says so)."""
+    name = claim.get("statistic")
+    return STATISTICS.get(name).params if isinstance(name, str) and name in STATISTICS else {}
+
+
+def cell_fields(siblings: Mapping[str, Any]) -> dict[str, Param]:
+    """The keys of a ``than`` block: the cell's scenario, learner and method (names of the
+    study's entries) and any parameter of the claim's statistic."""
+    optional = {k: replace(p, default=None) for k, p in statistic_params(siblings).items()}
+    return {"scenario": study_name("scenarios", None), "learner": study_name("learners", None),
+            "method": study_name("methods", None), **optional}
+
+
+#: a claim's other cell: what differs from the claim's own (see the module doc)
+THAN = table(cell_fields, None, nullable=True)
+
+
+# --- the tests -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Judged:
+    """What a test gives a row: the reading, the tolerance text and the check."""
+
+    reproduced: str
+    tolerance: str
+    check: Check
+
+
+def few(n: int, need: int, what: str, where: str) -> NoData | None:
+    """Why ``n`` repetitions give no SE (``need`` are needed), or None."""
+    if n >= need:
+        return None
+    return NoData(f"an SE over repetitions needs {what} in {need} repetitions or more; "
+                  f"{where} has it in {n}")
+
+
+def _bound(compare: str, value: float, k: float, atol: float, of: str = "mean") -> str:
+    return {"equal": f"|{of} - {value:g}| <= t({k:g}) SE + {atol:g}",
+            "above": f"{of} - t({k:g}) SE > {value:g}",
+            "below": f"{of} + t({k:g}) SE < {value:g}",
+            "at_least": f"{of} + t({k:g}) SE >= {value:g}",
+            "at_most": f"{of} - t({k:g}) SE <= {value:g}"}[compare]
+
+
+def compared(d: pd.Series, target: float, k: float, atol: float, compare: str
+             ) -> tuple[Check, float, str]:
+    """``d`` (per repetition) against ``target``: the interval mean(d) +- t' SE against
+    ``target`` as ``compare`` says (``equal`` widened by ``atol``), SE = sd / sqrt(R), t' on
+    R - 1 df. Returns (the check, SE, the test as the scorecard states it)."""
+    se = mean_and_se(d)[1]
+    tk = float(t_multiplier(k, len(d) - 1))
+    check = Check(float(d.mean()), tk * se, compare, target, atol if compare == "equal" else 0.0,
+                  scale=target)
+    return check, se, (f"{_bound(compare, target, k, atol)} (t({k:g}) = {tk:.3g}: the t "
+                       f"quantile at Phi({k:g}), {len(d) - 1} df), SE = sd over reps / "
+                       f"sqrt(reps)")
+
+
+def one_sample(a: Sample, value: float, *, k: float, compare: str, atol: float = 0.0
+               ) -> Judged:
+    """The mean of ``a`` over its repetitions against ``value`` (see the module doc)."""
+    d = a.values
+    check, se, tolerance = compared(d, value, k, atol, compare)
+    return Judged(f"{a.what}: {d.mean():.4g} (SE {se:.3g}, {len(d)} reps{a.note})", tolerance,
+                  check)
+
+
+def paired(a: Sample, b: Sample, other: str, value: float, *, k: float, compare: str,
+           atol: float = 0.0) -> Judged | NoData:
+    """d = a - b on the repetitions both have, against ``value`` (see the module doc)."""
+    d = (a.values - b.values).dropna()
+    why = few(len(d), 2, f"{a.what} and its value in {other}", "the pair")
+    if why:
+        return why
+    check, se, tolerance = compared(d, value, k, atol, compare)
+    return Judged(
+        f"{a.what}: {a.values.mean():.4g} against {b.values.mean():.4g} in {other}"
+        f"{a.note}; paired difference {d.mean():.4g} (SE {se:.3g}, {len(d)} reps)",
+        tolerance.replace("mean", "mean difference", 1), check)
+
+
+def _two_means(a: Sample, b: Sample) -> tuple[tuple[float, float], tuple[float, float], int]:
+    va, vb = a.values.dropna(), b.values.dropna()
+    return mean_and_se(va), mean_and_se(vb), min(len(va), len(vb)) - 1
+
+
+def difference(a: Sample, b: Sample, other: str, value: float, *, k: float, compare: str,
+               atol: float = 0.0) -> Judged:
+    """mean(a) - mean(b) of independent repetitions against ``value`` (see the module
+    doc)."""
+    (ma, sa), (mb, sb), df = _two_means(a, b)
+    d, se = ma - mb, float(np.hypot(sa, sb))
+    tk = float(t_multiplier(k, df))
+    atol = atol if compare == "equal" else 0.0
+    return Judged(
+        f"{a.what}: {ma:.4g} (SE {sa:.3g}, {a.values.count()} reps) minus {mb:.4g} in {other} "
+        f"(SE {sb:.3g}, {b.values.count()} reps) = {d:.4g}{a.note}",
+        f"{_bound(compare, value, k, atol, 'd')} (t({k:g}) = {tk:.3g}, {df} df; SE = "
+        f"sqrt(SE_a^2 + SE_b^2), SE = sd over reps / sqrt(reps))",
+        Check(d, tk * se, compare, value, atol, scale=max(abs(ma), abs(mb))))
+
+
+def log_ratio(a: Sample, b: Sample, other: str, value: float, *, k: float, compare: str,
+              margin: float = 0.0) -> Judged | NoData:
+    """log(mean(a) / mean(b)) against log ``value`` (see the module doc)."""
+    (ma, sa), (mb, sb), df = _two_means(a, b)
+    if ma <= 0 or mb <= 0:
+        return NoData(f"a log ratio needs positive means; {a.what} has {ma:.3g} against "
+                      f"{mb:.3g} in {other}")
+    ratio, se = float(np.log(ma / mb)), float(np.hypot(sa / ma, sb / mb))
+    tk = float(t_multiplier(k, df))
+    target, widen = float(np.log(value)), float(np.log1p(margin)) if compare == "equal" else 0.0
+    return Judged(
+        f"{a.what}: {ma:.4g} (SE {sa:.2g}, {a.values.count()} reps) over {mb:.4g} in {other} "
+        f"(SE {sb:.2g}, {b.values.count()} reps): ratio {np.exp(ratio):.3g}{a.note}",
+        f"{_bound(compare, round(target, 4), k, 0.0, 'log ratio')}"
+        + (f" + log(1 + {margin:g})" if widen else "")
+        + f" (t({k:g}) = {tk:.3g}, {df} df; delta-method SE of the log ratio of two means "
+          f"over repetitions)",
+        Check(ratio, tk * se, compare, target, widen, scale=1.0))
+
+
+def spread(values: pd.DataFrame | np.ndarray) -> float:
+    """The sd over repetitions (rows) at every point (columns), averaged over the points."""
+    return float(np.nanmean(np.nanstd(np.asarray(values, dtype=float), axis=0, ddof=1)))
+
+
+def _wide(s: Sample) -> pd.DataFrame:
+    v = s.values
+    return (v.to_frame() if isinstance(v, pd.Series) else v).dropna(how="all")
+
+
+def spread_ratio(a: Sample, b: Sample, other: str, value: float, *, k: float, compare: str,
+                 together: bool) -> Judged | NoData:
+    """spread(a) / spread(b) against ``value`` on the log scale, with a bootstrap SE (see the
+    module doc); ``together``: both cells read the same data sets."""
+    wa, wb = _wide(a), _wide(b)
+    if together:
+        reps = wa.index.intersection(wb.index)
+        wa, wb = wa.loc[reps], wb.loc[reps]
+    n = min(len(wa), len(wb))
+    why = few(n, 3, f"{a.what} (a spread with a bootstrap SE)", f"{other} or the claim's cell")
+    if why:
+        return why
+    va, vb = wa.to_numpy(float), wb.to_numpy(float)
+    ratio = spread(va) / spread(vb)
+    rng = np.random.default_rng(BOOT_SEED)
+    draws = []
+    for _ in range(N_BOOT):
+        ia = rng.integers(0, len(va), len(va))
+        ib = ia if together else rng.integers(0, len(vb), len(vb))
+        draws.append(np.log(spread(va[ia]) / spread(vb[ib])))
+    draws = np.asarray(draws)
+    se = float(np.std(draws[np.isfinite(draws)], ddof=1))
+    tk = float(t_multiplier(k, n - 1))
+    target = float(np.log(value))
+    return Judged(
+        f"{a.what}: spread over repetitions {spread(va):.4g} against {spread(vb):.4g} in "
+        f"{other} ({len(va)} and {len(vb)} reps): ratio {ratio:.3g} (SE of its log "
+        f"{se:.3g}){a.note}",
+        f"{_bound(compare, round(target, 4), k, 0.0, 'log ratio')} (t({k:g}) = {tk:.3g}, "
+        f"{n - 1} df); SE of the log ratio over {N_BOOT} bootstrap resamples of the "
+        f"repetitions ({'together' if together else 'independently'})",
+        Check(float(np.log(ratio)), tk * se, compare, target, scale=1.0))
+
+
+def prediction_check(v: pd.Series, value: float, k: float, atol: float,
+                     runs: int = 1) -> tuple[Check, str]:
+    """``v`` (one value per repetition) against a number printed from one run or as the mean
+    of ``runs`` runs: |mean - value| <= t' sd sqrt(1/runs + 1/R) + atol, the prediction
+    interval of the mean of ``runs`` further runs; the check and its tolerance text."""
+    sd = float(v.std())
+    tk = float(t_multiplier(k, len(v) - 1))
+    half = tk * sd * np.sqrt(1 / runs + 1 / len(v))
+    one_or_mean = "one run" if runs == 1 else f"the mean of {runs} runs"
+    return (Check(float(v.mean()), half, "equal", value, atol, scale=value),
+            f"|mean - {value:g}| <= t({k:g}) sd sqrt({'1' if runs == 1 else f'1/{runs}'} + "
+            f"1/reps) + {atol:g} = {half + atol:.3g} (t({k:g}) = {tk:.3g}: the t quantile at "
+            f"Phi({k:g}), {len(v) - 1} df; the prediction interval of {one_or_mean})")
+
+
+def prediction(a: Sample, value: float, *, k: float, atol: float = 0.0, runs: int = 1
+               ) -> Judged:
+    """``a`` against a printed number, by the prediction interval (see the module doc)."""
+    v = a.values.dropna()
+    check, tolerance = prediction_check(v, value, k, atol, runs)
+    return Judged(f"{a.what}: {v.mean():.4g} (sd {v.std():.3g} over {len(v)} reps, from "
+                  f"{v.min():.4g} to {v.max():.4g}){a.note}", tolerance, check)
+
+
+# --- the claim kind ------------------------------------------------------------------------
+
+#: the default ``value`` of each test: no difference, a ratio of 1
+DEFAULT_VALUE = {"one_sample": 0.0, "paired": 0.0, "difference": 0.0, "log_ratio": 1.0,
+                 "spread_ratio": 1.0, "prediction": 0.0}
+
+
+def contrast_errors(claim: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """What ``imlbench check`` rejects in a ``contrast`` claim beyond its parameters' types:
+    (key, message) pairs."""
+    test, than = claim.get("test", "one_sample"), claim.get("than")
+    out = []
+    if TESTS.get(test) and not than:
+        out.append(("than", f"test {test} compares two cells and needs the other one; "
+                            f"allowed: a mapping with keys {', '.join(cell_fields(claim))}"))
+    if test in TESTS and not TESTS[test] and than:
+        out.append(("than", f"test {test} reads one cell; allowed: no than, or a test of "
+                            f"two cells ({', '.join(t for t, two in TESTS.items() if two)})"))
+    value = claim.get("value")
+    if test in ("log_ratio", "spread_ratio") and value is not None and not value > 0:
+        out.append(("value", f"{value!r} is no ratio; allowed: a number > 0"))
+    return out
+
+
+@claim_kind("contrast", params={
+    "statistic": registered(STATISTICS), "test": choice("one_sample", tuple(TESTS)),
+    "compare": choice("equal", COMPARES), "value": number(None, nullable=True),
+    "than": THAN, **K, "atol": number(0.0, minimum=0), "margin": number(0.0, minimum=0),
+    "runs": integer(1, minimum=1)}, extra=statistic_params, errors=contrast_errors)
+def contrast(claim: dict, t: Tables) -> list[dict]:
+    """A registered statistic per repetition in the claim's cell, tested as ``test`` says
+    against ``value`` or against the same statistic in the cell ``than`` names (see the module
+    doc)."""
+    spec = STATISTICS.get(claim["statistic"])
+    own = {k: claim[k] for k in spec.params if k in claim}
+    test, compare, k = claim["test"], claim["compare"], claim["k"]
+    value = DEFAULT_VALUE[test] if claim["value"] is None else claim["value"]
+
+    def sample(cell: Cell) -> Sample | NoData:
+        got = spec.compute(cell, t)
+        if isinstance(got, NoData) or isinstance(got.values, pd.DataFrame):
+            return got
+        v = got.values.dropna()
+        return replace(got, values=v)
+
+    def rows_of(claim_: dict, t_: Tables, learner: str, method: str) -> Sample | NoData:
+        cell = Cell(claim["where"]["scenario"], learner, method, own)
+        return sample(cell)
+
+    def one(claim_: dict, a: Sample, learner: str, method: str) -> dict | NoData:
+        cell = Cell(claim["where"]["scenario"], learner, method, own)
+        if not TESTS[test]:
+            n = len(a.values)
+            why = few(n, 2, a.what, cell.where)
+            if why:
+                return why
+            judged = (one_sample(a, value, k=k, compare=compare, atol=claim["atol"])
+                      if test == "one_sample" else
+                      prediction(a, value, k=k, atol=claim["atol"], runs=claim["runs"]))
+        else:
+            other = cell.moved(claim["than"])
+            b = sample(other)
+            if isinstance(b, NoData):
+                return NoData(b.reason or f"no estimates of {other.where} to compare "
+                                          f"{cell.where} with")
+            label = other.where if other.params == cell.params else (
+                f"{other.where} ({_changed(cell, other)})")
+            if test == "spread_ratio":
+                judged = spread_ratio(a, b, label, value, k=k, compare=compare,
+                                      together=other.scenario == cell.scenario)
+            else:
+                for s, c in ((a, cell), (b, other)):
+                    why = few(len(s.values), 2, s.what, c.where)
+                    if why:
+                        return why
+                judged = (paired(a, b, label, value, k=k, compare=compare, atol=claim["atol"])
+                          if test == "paired" else
+                          difference(a, b, label, value, k=k, compare=compare,
+                                     atol=claim["atol"])
+                          if test == "difference" else
+                          log_ratio(a, b, label, value, k=k, compare=compare,
+                                    margin=claim["margin"]))
+        if isinstance(judged, NoData):
+            return judged
+        return claim_row(claim, learner, method, judged.reproduced, judged.tolerance,
+                         judged.check)
+
+    return per_combo(claim, t, rows_of, one)
+
+
+def _changed(cell: Cell, other: Cell) -> str:
+    return ", ".join(f"{k} {v}" for k, v in other.params.items() if cell.params.get(k) != v)
+
