@@ -38,7 +38,7 @@ def _study_doc(study: str) -> dict:
         "learners": {"lm": {"learner": "lm"}, "rf": {"learner": "rf"}},
         "methods": {"pdp": {"method": "pdp"}},
         "scenarios": SCENARIOS,
-        "figures": {fig: {"function": "generic.curves", "scenarios": scenarios,
+        "figures": {fig: {"function": "curve_grid", "scenarios": scenarios,
                           "title": f"Title of {fig}", "caption": f"Caption of {study} {fig}."}
                     for fig, scenarios in FIGURES[study].items()},
     }

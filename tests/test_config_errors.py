@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 import yaml
 from broken_configs import CASES, STUDY, Broken, dry_run, rename, set_at, workflow_copy
+from shipped import STUDIES
 
 from imlbench import studies as study_packages
 from imlbench.cli import main as cli_main
@@ -59,8 +60,7 @@ def _check_message(msg: str, path: Path, key: str, fragments: list[str]) -> None
 
 def test_shipped_config_is_valid(root):
     cfg, studies = check_config(root)
-    assert set(studies) == {STUDY, "conditional_subgroups", "pd_pfi_dgp", "stratpd", "book_ale",
-                            "book_pdp", "book_importance", "book_lime"}
+    assert set(studies) == set(STUDIES)  # the shipped config enables every shipped study
     for profile in ("smoke", "paper"):
         _, studies = check_config(root, {**cfg, "profile": profile})
         assert {s.profile for s in studies.values()} == {profile}
@@ -282,7 +282,7 @@ def test_load_study_rejects_two_scenarios_of_one_name_in_any_profile(root):
     ("pdp_uncertainty_toy", {"noise_sd": -1}, "noise_sd", "a number >= 0"),
 ])
 def test_dgp_constructors_reject_invalid_values(dgp, params, key, allowed):
-    study_packages.load(["extrapolation", "conditional_subgroups", "pd_pfi_dgp", "stratpd"])
+    study_packages.load(STUDIES)
     with pytest.raises(ParamError) as err:
         make_dgp(dgp, params)
     assert err.value.key == key

@@ -17,6 +17,7 @@ import re
 from pathlib import Path
 
 import pytest
+from shipped import STUDIES as SHIPPED
 
 from imlbench import studies
 from imlbench.dgp.base import DGPS
@@ -189,3 +190,9 @@ def test_the_readme_points_at_every_reference_section():
                                     "the-stratpd-study"])
 def test_each_study_section_is_in_the_reference(anchor):
     assert anchor in _anchors(REFERENCE), f"config/README.md has no section #{anchor}"
+
+
+def test_the_readme_table_lists_every_shipped_study_once():
+    """The study table of README.md has one row per file or folder of ``config/studies``."""
+    rows = re.findall(r"^\| `config/studies/([A-Za-z0-9_]+)(?:\.yaml|/)` \|", README, re.M)
+    assert sorted(rows) == list(SHIPPED)

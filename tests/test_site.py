@@ -16,7 +16,9 @@ from site_tree import CARDS, FIGURES, ids, parse, placement, write_tree
 from imlbench.config import load_study, study_path
 from imlbench.metrics.truth_synthesis import COLUMNS, family_summary
 from imlbench.site.build import build_site, site_files, untruthed
-from imlbench.site.data import claim_rows
+from imlbench.site.data import claim_rows, judges
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")
@@ -141,3 +143,27 @@ def test_a_missing_scorecard_is_named(tmp_path):
     (results / "beta" / "scorecard.parquet").unlink()
     with pytest.raises(FileNotFoundError, match="beta/scorecard.parquet"):
         build_site(results, tmp_path, tmp_path / "site")
+
+
+def test_every_figure_says_which_function_drew_it_in_which_file(site):
+    text = (site / "study-alpha.html").read_text()
+    drawn = "Drawn by <code>curve_grid in src/imlbench/figures/generic.py</code>"
+    assert text.count(drawn) == len(FIGURES["alpha"])
+    assert (ROOT / "src/imlbench/figures/generic.py").is_file()
+
+
+def test_every_claim_says_what_judged_it():
+    study = load_study(ROOT / "tests" / "study_files" / "formula_demo.yaml", "smoke")
+    judged = judges(study)
+    assert set(judged) == {c["id"] for c in study.claims}
+    assert judged["rf-ale-closer-than-pd"] == (
+        "closer_to_truth in src/imlbench/metrics/truth_errors.py")
+    contrast = {"id": "c", "kind": "contrast", "statistic": "curve_value", "test": "paired",
+                "than": {"method": "ale"}, "feature": "x1", "at": 0.0,
+                "where": study.claims[0]["where"]}
+    study.doc["claims"] = [*study.claims, contrast]
+    assert judges(study)["c"] == ("contrast/paired of curve_value in "
+                                  "src/imlbench/metrics/contrasts.py, "
+                                  "src/imlbench/metrics/statistics.py")
+    for row in claim_rows(CARDS["alpha"], {"c-one": "kind in file"}):
+        assert row["judged"] == ("kind in file" if row["claim"] == "c-one" else "")

@@ -52,6 +52,12 @@ def test_every_claim_row_and_figure_is_once_on_its_study_page_and_in_the_table(
         images = [a["src"] for t, a in page.tags if t == "img"]
         assert images == [f"../{name}/figures/{f}.png" for f in figures], name
         assert all((site / src).is_file() for src in images), name
+        text = (site / f"study-{name}.html").read_text()
+        # every figure names its function and every claim row what judged it
+        assert text.count("Drawn by <code>") == len(figures), name
+        judged = text.count('<td class="judged"><code>')
+        empty = text.count('<td class="judged"><code></code>')
+        assert (judged, empty) == (len(card), 0), name
     assert sum(table.values()) == in_table  # no row besides the scorecards'
 
 

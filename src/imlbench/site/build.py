@@ -28,6 +28,7 @@ from imlbench.runinfo import package_versions
 from imlbench.seeds import config_hash
 from imlbench.site.data import (
     claim_rows,
+    judges,
     page_name,
     read_card,
     run_record,
@@ -122,10 +123,10 @@ def build_site(results: Path, config_root: Path, out: Path, studies: list[str] |
             p.parent.name for p in results.glob("*/scorecard.parquet"))
     profile = run.get("profile", "default")
     cards = {s: read_card(results, s) for s in studies}
-    study_packages.load(studies)
+    study_packages.load(studies, figures=True)
     loaded = [load_study(study_path(Path(config_root), s), profile) for s in studies]
     pages = [study_page(study, cards[study.name], results, out) for study in loaded]
-    rows = [r for s in studies for r in claim_rows(cards[s])]
+    rows = [r for study in loaded for r in claim_rows(cards[study.name], judges(study))]
     tally = counts(pd.concat(cards.values(), ignore_index=True)) if cards else pd.DataFrame()
     if truth is None:
         truth = synthesis(results, root=Path(config_root), studies=studies)

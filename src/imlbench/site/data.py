@@ -3,7 +3,9 @@ captions, scenarios and the claims that read them, from the merged study file an
 ``results/<study>/scorecard.parquet``.
 
 Every scorecard row gets an anchor ``claim-<study>-<claim>-<n>`` (``n`` counts the rows of one
-claim in scorecard order), the same on the study page and in the claims table.
+claim in scorecard order), the same on the study page and in the claims table, and says what
+judged it (:func:`judges`); every figure says which function drew it, in which file
+(:func:`drawn_by`).
 """
 
 from __future__ import annotations
@@ -19,7 +21,9 @@ import yaml
 
 from imlbench import targets
 from imlbench.config import Study
+from imlbench.figures import FIGURES
 from imlbench.io import read_parquet
+from imlbench.metrics.claims import CLAIMS
 
 #: the scorecard columns a claim row shows, in the order of the tables
 CLAIM_COLUMNS = ["study", "claim", "figure", "source", "text", "scenario", "learner", "method",
@@ -36,6 +40,8 @@ class Figure:
     name: str
     title: str
     caption: str
+    #: the drawing function and its file (:func:`drawn_by`)
+    drawn_by: str
     png: str
     size: tuple[int, int] | None
     scenarios: list[str]
@@ -66,16 +72,48 @@ def page_name(study: str) -> str:
     return f"study-{study}.html"
 
 
-def claim_rows(card: pd.DataFrame) -> list[dict[str, Any]]:
+def claim_rows(card: pd.DataFrame, judged: dict[str, str] | None = None
+               ) -> list[dict[str, Any]]:
     """The rows of one study's scorecard as dicts of :data:`CLAIM_COLUMNS` (missing values as
-    empty strings), each with its ``anchor`` and the ``page`` of its study."""
+    empty strings), each with its ``anchor``, the ``page`` of its study and what ``judged`` it
+    (by claim id, :func:`judges`)."""
     card = card.reindex(columns=CLAIM_COLUMNS).fillna("").astype(str)
     n = card.groupby("claim", sort=False).cumcount()
     rows = card.to_dict("records")
     for row, k in zip(rows, n, strict=True):
         row["anchor"] = f"claim-{row['study']}-{row['claim']}-{k}"
         row["page"] = page_name(row["study"])
+        row["judged"] = (judged or {}).get(row["claim"], "")
     return rows
+
+
+def source_file(module: str) -> str:
+    """The file of an ``imlbench`` module, as the repository holds it
+    (``src/imlbench/figures/generic.py``)."""
+    return "src/" + module.replace(".", "/") + ".py"
+
+
+def judges(study: Study) -> dict[str, str]:
+    """Per claim id of ``study``, what judges its rows: the claim kind and the file that
+    defines it; for a ``contrast``, its test and statistic too (``contrast/paired of
+    curve_value``)."""
+    out = {}
+    for claim in study.claims:
+        kind = claim["kind"]
+        spec = CLAIMS.get(kind)
+        modules = spec.modules(claim)
+        if kind == "contrast":
+            test = claim.get("test", spec.params["test"].default)
+            what = f"{kind}/{test} of {claim['statistic']}"
+        else:
+            what = kind
+        out[claim["id"]] = f"{what} in {', '.join(dict.fromkeys(map(source_file, modules)))}"
+    return out
+
+
+def drawn_by(function: str) -> str:
+    """The registered figure function ``function`` and the file that defines it."""
+    return f"{function} in {source_file(FIGURES.get(function).draw.__module__)}"
 
 
 def figure_png(results: Path, study: str, fig: str) -> Path:
@@ -118,13 +156,14 @@ def study_page(study: Study, card: pd.DataFrame, results: Path, out: Path) -> St
     """The page of ``study``: each figure with its claim rows from ``card`` (its scorecard),
     its PNG linked relative to the site folder ``out``, and the rows whose figure is none of
     the study's figures."""
-    rows = claim_rows(card)
+    rows = claim_rows(card, judges(study))
     figures = []
     for name, spec in study.figures.items():
         families = scenario_families(study, list(spec.get("scenarios", [])))
         png = figure_png(Path(results), study.name, name)
         figures.append(Figure(
             name=name, title=spec.get("title", ""), caption=spec.get("caption", ""),
+            drawn_by=drawn_by(spec["function"]),
             png=Path(_relative(png, Path(out))).as_posix(), size=png_size(png),
             scenarios=families,
             scenario_yaml=scenario_yaml(study, families),
