@@ -12,6 +12,7 @@ claim loop, :func:`imlbench.metrics.claims.per_combo`.
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -251,3 +252,39 @@ def test_only_the_claim_loop_loops_over_learners_and_methods():
 ])
 def test_the_hand_loop_finder_finds_hand_loops(source, expected):
     assert _hand_loops(ast.parse(source)) == expected
+
+
+#: the one module that computes the standard errors of differences, ratios and spreads
+KIT = "imlbench.metrics.contrasts"
+#: what computing such an SE by hand looks like: a root sum of squares, a bootstrap or a
+#: jackknife of one's own, the normal-theory SE of an sd
+OWN_SE = [
+    (re.compile(r"\bhypot\("), "hypot"),
+    (re.compile(r"sqrt\([^)\n]*\*\* ?2 ?\+[^)\n]*\*\* ?2"), "root of a sum of squares"),
+    (re.compile(r"var\(ddof=1\) ?/ ?len\([^)]*\) ?\+"), "var/n + var/n"),
+    (re.compile(r"bootstrap_se|_bootstrap\(|jackknife", re.I), "own resampling SE"),
+    (re.compile(r"sqrt\(2 \* \("), "normal-theory SE of an sd"),
+]
+
+
+def _claim_modules() -> list[str]:
+    """The modules that define claim kinds or statistics."""
+    return sorted(m for m, path in MODULES.items()
+                  if re.search(r"@(claim_kind|statistic)\(", path.read_text()))
+
+
+def test_no_claim_kind_computes_the_se_of_a_difference_ratio_or_spread_itself():
+    bad = [f"{m}:{i}: {what}: {line.strip()}"
+           for m in _claim_modules() if m != KIT
+           for i, line in enumerate(MODULES[m].read_text().splitlines(), 1)
+           for pattern, what in OWN_SE if pattern.search(line)]
+    assert not bad, f"SEs computed outside {KIT}:\n" + "\n".join(bad)
+
+
+@pytest.mark.parametrize("line", [
+    "se = float(np.hypot(sa, sb))", "se = np.sqrt(se[1:] ** 2 + se[:-1] ** 2)",
+    "se = np.sqrt(a.var(ddof=1) / len(a) + b.var(ddof=1) / len(b))",
+    "se = _bootstrap_se(diff, [a, b])", "return sd / np.sqrt(2 * (len(v) - 1))",
+])
+def test_the_se_finder_finds_hand_written_standard_errors(line):
+    assert any(p.search(line) for p, _ in OWN_SE)

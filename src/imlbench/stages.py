@@ -22,6 +22,7 @@ from imlbench import targets
 from imlbench.config import Scenario, Study
 from imlbench.dgp.base import DGP, make_dgp
 from imlbench.explain.api import METHODS, ExplainContext
+from imlbench.explain.frames import check_frame
 from imlbench.figures import FIGURES
 from imlbench.figures.inputs import FigureInputs
 from imlbench.io import write_parquet
@@ -186,6 +187,8 @@ def explain_chunk(study: Study, sc: Scenario, chunk: str, base_seed: int, df: pd
             rng = rng_for(base_seed, study.name, sc.name, learner, m, rep, "explain")
             with clocks[m]:
                 res = specs[m](ctx, study.method_params(m), rng)
+            check_frame(specs[m].kind, res, f"method {m} ({specs[m].name}) of {sc.name}/"
+                        f"{learner}, repetition {rep}")
             res.insert(0, "rep", rep)
             results[m].append(res)
     for m in methods:

@@ -16,8 +16,10 @@ refits; ``params`` are the study file's parameters with every declared default f
   ``data: test`` needs test rows;
 * ``kind``: "importance" (one value per feature, ranked by the summaries stage), "theory"
   (a model-level truth), "test" (a hypothesis test per repetition), "metric" (values the
-  claims read), "refits" (refits the learner itself: needs no fitted model), "effect" or
-  "other";
+  claims read), "refits" (refits the learner itself: needs no fitted model), "effect",
+  "surface" (over two features), "local" (an explanation per explained row: SHAP, LIME) or
+  "other" (a free-form table only its study reads); each kind but "other" declares the columns
+  of its estimates (:mod:`imlbench.explain.frames`), checked where the run stage writes them;
 * ``summarise``: optionally, how the summaries stage condenses its estimate files into the
   study's ``metrics/summary.parquet`` (read by figures and claims);
 * ``estimand``: the truth its estimates are compared with (:mod:`imlbench.metrics.
@@ -62,7 +64,7 @@ from imlbench.params import (
 from imlbench.registry import Registry
 from imlbench.seeds import config_hash
 
-KINDS = ("importance", "theory", "test", "metric", "refits", "effect", "other")
+KINDS = ("importance", "theory", "test", "metric", "refits", "effect", "surface", "local", "other")
 
 
 @dataclass

@@ -182,7 +182,7 @@ def _ice(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.Data
     return pd.concat(frames, ignore_index=True)
 
 
-@method("surface", params={**TWO_FEATURES, "grid": GRID,
+@method("surface", kind="surface", params={**TWO_FEATURES, "grid": GRID,
                             "grids": items(table(GRID_FIELDS), default=None, length=2,
                                            nullable=True)})
 def _surface(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
@@ -221,7 +221,7 @@ def _ale(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.Data
     return pd.concat(frames, ignore_index=True)
 
 
-@method("ale2", params={**TWO_FEATURES, "intervals": INTERVALS, **DATA})
+@method("ale2", kind="surface", params={**TWO_FEATURES, "intervals": INTERVALS, **DATA})
 def _ale2(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
     """Pure second-order ALE of two numeric features on the product of their edges."""
     X, _ = ctx.data(params)

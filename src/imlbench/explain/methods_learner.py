@@ -19,7 +19,7 @@ from imlbench.explain.oob import oob_predictions
 from imlbench.params import choice, integer, number, table
 
 
-@method("learner_pd_pfi", params={
+@method("learner_pd_pfi", kind="metric", params={
     **FEATURES,
     "grid": table(GRID_FIELDS, {"kind": "values", "values": [0.1, 0.3, 0.5, 0.7, 0.9]}),
     "m": integer(15, minimum=2), "scheme": choice("subsampling", SCHEMES),

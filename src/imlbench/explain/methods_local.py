@@ -45,7 +45,7 @@ from imlbench.explain.shapley import ESTIMATORS, shapley_exact, shapley_permutat
 from imlbench.params import choice, either, flag, integer, items, number, table, text
 
 
-@method("shap", needs=lambda p: {"trees"} if p["estimator"].startswith("tree") else set(), params={
+@method("shap", kind="local", needs=lambda p: {"trees"} if p["estimator"].startswith("tree") else set(), params={
     **FEATURES, "estimator": choice("exact", ESTIMATORS),
     "n_background": integer(100, minimum=1), "n_rows": integer(100, minimum=1),
     "n_permutations": integer(10, minimum=1), **DATA,
@@ -93,7 +93,7 @@ LIME_POINT = table({
 })
 
 
-@method("lime", params={
+@method("lime", kind="local", params={
     "n_rows": integer(10, minimum=1), "points": items(LIME_POINT, None, nullable=True),
     **LIME_OPTIONS,
     "kernel_width": either(number(None, minimum=0, nullable=True),
@@ -160,7 +160,7 @@ def _lime(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.Dat
 ICI_OUTPUTS = ("curves", "heterogeneity")
 
 
-@method("ici", params={**FEATURES, "n_values": integer(100, minimum=1),
+@method("ici", kind="effect", params={**FEATURES, "n_values": integer(100, minimum=1),
                        "loss": choice("squared", tuple(LOSSES)),
                        "n_rows": integer(None, minimum=1, nullable=True),
                        "output": choice("curves", ICI_OUTPUTS),

@@ -51,6 +51,11 @@ estimated from the repetitions):
                  prediction interval of as many runs of ours: |mean - value| <=
                  t' sd sqrt(1/runs + 1/R) + atol.
 
+A *trend* along a swept value (:func:`trend_test`) reads steps that are estimated on separate
+samples (one per sample size, forest or feature count): each step has its mean and SE, and a
+contrast of steps c's has SE sqrt(sum c_i^2 SE_i^2) (:func:`independent_se`), the one rule for
+every sum or difference of independent estimates in the claims.
+
 ``compare`` is ``equal`` (|estimate - value| <= t' SE + atol), ``above``, ``below`` (one-sided)
 or ``at_least`` / ``at_most`` (not significantly below / above).
 """
@@ -251,6 +256,14 @@ def paired(a: Sample, b: Sample, other: str, value: float, *, k: float, compare:
         tolerance.replace("mean", "mean difference", 1), check)
 
 
+def independent_se(*ses: Any) -> np.ndarray:
+    """The SE of a sum or difference of independent estimates with standard errors ``ses``
+    (numbers, arrays, or Series aligned by their index), elementwise: the root of the sum of
+    their squares."""
+    return np.sqrt(sum(s**2 if isinstance(s, pd.Series) else np.asarray(s, dtype=float) ** 2
+                       for s in ses))
+
+
 def _two_means(a: Sample, b: Sample) -> tuple[tuple[float, float], tuple[float, float], int]:
     va, vb = a.values.dropna(), b.values.dropna()
     return mean_and_se(va), mean_and_se(vb), min(len(va), len(vb)) - 1
@@ -261,7 +274,7 @@ def difference(a: Sample, b: Sample, other: str, value: float, *, k: float, comp
     """mean(a) - mean(b) of independent repetitions against ``value`` (see the module
     doc)."""
     (ma, sa), (mb, sb), df = _two_means(a, b)
-    d, se = ma - mb, float(np.hypot(sa, sb))
+    d, se = ma - mb, float(independent_se(sa, sb))
     tk = float(t_multiplier(k, df))
     atol = atol if compare == "equal" else 0.0
     return Judged(
@@ -279,7 +292,7 @@ def log_ratio(a: Sample, b: Sample, other: str, value: float, *, k: float, compa
     if ma <= 0 or mb <= 0:
         return NoData(f"a log ratio needs positive means; {a.what} has {ma:.3g} against "
                       f"{mb:.3g} in {other}")
-    ratio, se = float(np.log(ma / mb)), float(np.hypot(sa / ma, sb / mb))
+    ratio, se = float(np.log(ma / mb)), float(independent_se(sa / ma, sb / mb))
     tk = float(t_multiplier(k, df))
     target, widen = float(np.log(value)), float(np.log1p(margin)) if compare == "equal" else 0.0
     return Judged(
@@ -358,6 +371,61 @@ def prediction(a: Sample, value: float, *, k: float, atol: float = 0.0, runs: in
     check, tolerance = prediction_check(v, value, k, atol, runs)
     return Judged(f"{a.what}: {v.mean():.4g} (sd {v.std():.3g} over {len(v)} reps, from "
                   f"{v.min():.4g} to {v.max():.4g}){a.note}", tolerance, check)
+
+
+#: the shapes :func:`trend_test` tests
+TRENDS = ("decreasing", "increasing", "falls", "rises", "flat", "not_rising", "not_falling",
+          "flattening", "inverted_u")
+
+
+def trend_test(x: np.ndarray, s: np.ndarray, se: np.ndarray, trend: str, k: float, df: int
+               ) -> tuple[Check, str]:
+    """The :class:`Check` of ``trend`` on steps at ``x`` with independent estimates ``s`` and
+    standard errors ``se`` (t' on ``df`` degrees of freedom at Phi(k)), and a sentence on its
+    statistic: ``decreasing`` / ``increasing`` (every consecutive difference below / above 0),
+    ``falls`` / ``rises`` (last minus first), ``flat`` / ``not_rising`` / ``not_falling`` (the
+    change over the range of x of the least-squares line of s on x, steps weighted equally:
+    0, not above 0, not below 0), ``flattening`` (s_0 - 2 s_h + s_last > 0, h the middle step)
+    and ``inverted_u`` (the mean of the middle third above the means of the first and of the
+    last third). Every contrast's SE is :func:`independent_se` of its terms."""
+    tk, n = float(t_multiplier(k, df)), len(s)
+    if trend in ("decreasing", "increasing"):
+        d, h = np.diff(s), tk * independent_se(se[1:], se[:-1])
+        weakest = int(np.argmax(d + h) if trend == "decreasing" else np.argmin(d - h))
+        return (Check(d, h, "below" if trend == "decreasing" else "above", 0.0, scale=s.max()),
+                f"weakest step {x[weakest]:g} -> {x[weakest + 1]:g}: {d[weakest]:+.4g} "
+                f"(+- {h[weakest]:.3g})")
+    if trend in ("falls", "rises"):
+        d, h = s[-1] - s[0], tk * float(independent_se(se[-1], se[0]))
+        return (Check(d, h, "below" if trend == "falls" else "above", 0.0, scale=s[0]),
+                f"last - first {d:+.4g} (+- {h:.3g})")
+    if trend in ("flat", "not_rising", "not_falling"):
+        c = (x[-1] - x[0]) * (x - x.mean()) / ((x - x.mean()) ** 2).sum()
+        change, h = float(c @ s), tk * float(independent_se(*(c * se)))
+        compare = {"flat": "equal", "not_rising": "at_most", "not_falling": "at_least"}[trend]
+        return (Check(change, h, compare, 0.0, scale=s.mean()),
+                f"least-squares change over x {x[0]:g} .. {x[-1]:g}: {change:+.4g} (+- {h:.3g}; "
+                f"mean level {s.mean():.4g})")
+    if trend == "flattening":
+        m = (n - 1) // 2
+        d = s[0] - 2 * s[m] + s[-1]
+        h = tk * float(independent_se(se[0], 2 * se[m], se[-1]))
+        return (Check(d, h, "above", 0.0, scale=s[0]),
+                f"drop {x[0]:g} -> {x[m]:g}: {s[0] - s[m]:.4g}, {x[m]:g} -> {x[-1]:g}: "
+                f"{s[m] - s[-1]:.4g}; difference {d:+.4g} (+- {h:.3g})")
+    if trend == "inverted_u":
+        third = np.array_split(np.arange(n), 3)
+        if min(len(p) for p in third) == 0:
+            raise ValueError("inverted_u needs 3 steps or more")
+        mean = [s[p].mean() for p in third]
+        part_se = [independent_se(*se[p]) / len(p) for p in third]
+        d = np.array([mean[1] - mean[0], mean[1] - mean[2]])
+        h = tk * independent_se(np.array([part_se[1], part_se[1]]),
+                                np.array([part_se[0], part_se[2]]))
+        return (Check(d, h, "above", 0.0, scale=mean[1]),
+                f"thirds' means {mean[0]:.4g}, {mean[1]:.4g}, {mean[2]:.4g}; middle minus "
+                f"first {d[0]:+.4g} (+- {h[0]:.3g}), minus last {d[1]:+.4g} (+- {h[1]:.3g})")
+    raise ValueError(f"trend {trend!r} is not one of {', '.join(TRENDS)}")
 
 
 # --- the claim kind ------------------------------------------------------------------------

@@ -50,6 +50,7 @@ from imlbench.metrics.claims import (
     estimates,
     per_combo,
 )
+from imlbench.metrics.contrasts import compared, prediction_check
 from imlbench.metrics.truth_errors import TRUTH, against_truth
 from imlbench.params import (
     choice,
@@ -62,7 +63,7 @@ from imlbench.params import (
     table,
     text,
 )
-from imlbench.stats import mean_and_se, t_multiplier
+from imlbench.stats import t_multiplier
 
 #: the tolerance of every kind but ``missing_at_max``: k (a normal quantile, turned into the t
 #: quantile of the repetitions) and an absolute floor
@@ -121,26 +122,6 @@ def _few_reps(stat: pd.Series, of: str, curves: pd.DataFrame, where: str) -> str
 COMPARES = ("equal", "above", "below")
 #: ``compare``: two-sided equality, or a one-sided test that the mean is above or below
 COMPARE = {"compare": choice("equal", COMPARES)}
-
-
-def compared(d: pd.Series, target: float, k: float, atol: float, compare: str
-             ) -> tuple[Check, float, str]:
-    """``d`` (per repetition) against ``target``: the interval mean(d) +- t' SE against
-    ``target`` as ``compare`` says (:class:`imlbench.metrics.claims.Check`: ``equal`` widened
-    by ``atol``; ``above``, ``below`` one-sided, ``atol`` not used). Returns (the check, SE,
-    the test as the scorecard states it)."""
-    se = mean_and_se(d)[1]
-    tk = float(t_multiplier(k, len(d) - 1))
-    check = Check(float(d.mean()), tk * se, compare, target, atol if compare == "equal" else 0.0,
-                  scale=target)
-    if compare == "equal":
-        test = f"|mean - {target:g}| <= t({k:g}) SE + {atol:g}"
-    elif compare == "above":
-        test = f"mean - t({k:g}) SE > {target:g}"
-    else:
-        test = f"mean + t({k:g}) SE < {target:g}"
-    return check, se, (f"{test} (t({k:g}) = {tk:.3g}: the t quantile at Phi({k:g}), "
-                       f"{len(d) - 1} df), SE = sd over reps / sqrt(reps)")
 
 
 def compared_row(claim: dict, learner: str, method: str, d: pd.Series, what: str, *,
@@ -513,21 +494,6 @@ def published_value(claim: dict, t: Tables) -> list[dict]:
             f"to {v.max():.4g})", test, check)
 
     return per_combo(claim, t, "other" if column == "metric" else "ranked", one)
-
-
-def prediction_check(v: pd.Series, value: float, k: float, atol: float,
-                     runs: int = 1) -> tuple[Check, str]:
-    """``v`` (one value per repetition) against a number printed from one run or as the mean
-    of ``runs`` runs: |mean - value| <= t' sd sqrt(1/runs + 1/R) + atol, the prediction
-    interval of the mean of ``runs`` further runs; the check and its tolerance text."""
-    sd = float(v.std())
-    tk = float(t_multiplier(k, len(v) - 1))
-    half = tk * sd * np.sqrt(1 / runs + 1 / len(v))
-    one_or_mean = "one run" if runs == 1 else f"the mean of {runs} runs"
-    return (Check(float(v.mean()), half, "equal", value, atol, scale=value),
-            f"|mean - {value:g}| <= t({k:g}) sd sqrt({'1' if runs == 1 else f'1/{runs}'} + "
-            f"1/reps) + {atol:g} = {half + atol:.3g} (t({k:g}) = {tk:.3g}: the t quantile at "
-            f"Phi({k:g}), {len(v) - 1} df; the prediction interval of {one_or_mean})")
 
 
 @claim_kind("curve_gap", params={

@@ -51,9 +51,10 @@ from imlbench.metrics.claims import (
     per_combo,
     select_rows,
 )
-from imlbench.metrics.curve_claims import COMPARE, RANGE, TOLERANCE, compared, compared_row
+from imlbench.metrics.contrasts import compared, independent_se
+from imlbench.metrics.curve_claims import COMPARE, RANGE, TOLERANCE, compared_row
 from imlbench.params import choice, feature_name, integer, items, number, text
-from imlbench.stats import t_multiplier
+from imlbench.stats import mean_and_se, t_multiplier
 
 MEASURES = ("location", "ratio")
 
@@ -183,7 +184,7 @@ def _ratio_row(claim: dict, t: Tables, learner: str, method: str, peaks: pd.Data
         return NoData(f"an SE needs 2 repetitions or more in each scenario; {len(d)} and "
                       f"{len(e)} here")
     diff = float(d.mean() - e.mean())
-    se = float(np.sqrt(d.var(ddof=1) / len(d) + e.var(ddof=1) / len(e)))
+    se = float(independent_se(mean_and_se(d)[1], mean_and_se(e)[1]))
     tk = float(t_multiplier(claim["k"], min(len(d), len(e)) - 1))
     compare = claim["compare"]
     check = Check(diff, tk * se, compare, claim["value"],

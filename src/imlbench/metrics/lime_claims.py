@@ -53,15 +53,13 @@ import numpy as np
 import pandas as pd
 
 from imlbench.metrics.claims import Check, NoData, Tables, claim_kind, claim_row, per_combo
+from imlbench.metrics.contrasts import TRENDS, independent_se, trend_test
 from imlbench.metrics.lime_stability import average_weight_sd, prediction_rows
 from imlbench.params import choice, flag, items, number, study_name, text
 from imlbench.stats import t_multiplier
 
 #: the named axes of a curve; any other ``along`` is a column of the rows
 NAMED_AXES = ("scenario", "learner", "method")
-#: the shapes ``lime_sd_trend`` tests
-TRENDS = ("decreasing", "increasing", "falls", "rises", "flat", "not_rising", "not_falling",
-          "flattening", "inverted_u")
 #: the comparisons of ``lime_sd_contrast``
 CONTRASTS = ("above", "below", "equal")
 
@@ -159,53 +157,6 @@ def _shown(c: Curve) -> str:
     return ", ".join(f"{x:g}: {s:.4g}" for x, s in zip(c.table["x"], c.table["sd"], strict=True))
 
 
-def _tk(z: float, c: Curve) -> float:
-    return float(t_multiplier(z, int(c.table["n_points"].min()) - 1))
-
-
-def trend_check(c: Curve, trend: str, z: float) -> tuple[Check, str]:
-    """The :class:`Check` of ``trend`` on curve ``c`` and a sentence on its statistic."""
-    s, se, x = (c.table[k].to_numpy(float) for k in ("sd", "se", "x"))
-    tk, k = _tk(z, c), len(s)
-    if trend in ("decreasing", "increasing"):
-        d, h = np.diff(s), tk * np.sqrt(se[1:] ** 2 + se[:-1] ** 2)
-        weakest = int(np.argmax(d + h) if trend == "decreasing" else np.argmin(d - h))
-        return (Check(d, h, "below" if trend == "decreasing" else "above", 0.0, scale=s.max()),
-                f"weakest step {x[weakest]:g} -> {x[weakest + 1]:g}: {d[weakest]:+.4g} "
-                f"(+- {h[weakest]:.3g})")
-    if trend in ("falls", "rises"):
-        d, h = s[-1] - s[0], tk * np.hypot(se[-1], se[0])
-        return (Check(d, h, "below" if trend == "falls" else "above", 0.0, scale=s[0]),
-                f"last - first {d:+.4g} (+- {h:.3g})")
-    if trend in ("flat", "not_rising", "not_falling"):
-        span = x[-1] - x[0]
-        c_ = span * (x - x.mean()) / ((x - x.mean()) ** 2).sum()
-        change, h = float(c_ @ s), tk * float(np.sqrt((c_**2) @ se**2))
-        compare = {"flat": "equal", "not_rising": "at_most", "not_falling": "at_least"}[trend]
-        return (Check(change, h, compare, 0.0, scale=s.mean()),
-                f"least-squares change over x {x[0]:g} .. {x[-1]:g}: {change:+.4g} (+- {h:.3g}; "
-                f"mean level {s.mean():.4g})")
-    if trend == "flattening":
-        m = (k - 1) // 2
-        d = s[0] - 2 * s[m] + s[-1]
-        h = tk * float(np.sqrt(se[0] ** 2 + 4 * se[m] ** 2 + se[-1] ** 2))
-        return (Check(d, h, "above", 0.0, scale=s[0]),
-                f"drop {x[0]:g} -> {x[m]:g}: {s[0] - s[m]:.4g}, {x[m]:g} -> {x[-1]:g}: "
-                f"{s[m] - s[-1]:.4g}; difference {d:+.4g} (+- {h:.3g})")
-    if trend == "inverted_u":
-        third = np.array_split(np.arange(k), 3)
-        if min(len(p) for p in third) == 0:
-            raise ValueError("inverted_u needs 3 steps or more")
-        mean = [s[p].mean() for p in third]
-        var = [(se[p] ** 2).sum() / len(p) ** 2 for p in third]
-        d = np.array([mean[1] - mean[0], mean[1] - mean[2]])
-        h = tk * np.sqrt(np.array([var[1] + var[0], var[1] + var[2]]))
-        return (Check(d, h, "above", 0.0, scale=mean[1]),
-                f"thirds' means {mean[0]:.4g}, {mean[1]:.4g}, {mean[2]:.4g}; middle minus "
-                f"first {d[0]:+.4g} (+- {h[0]:.3g}), minus last {d[1]:+.4g} (+- {h[1]:.3g})")
-    raise ValueError(f"trend {trend!r} is not one of {', '.join(TRENDS)}")
-
-
 @claim_kind("lime_sd_trend", params={**CURVE, "trend": choice("decreasing", TRENDS)})
 def lime_sd_trend(claim: dict, t: Tables) -> list[dict]:
     """The average sd of the LIME weights has the shape ``trend`` along the curve (see the
@@ -214,7 +165,8 @@ def lime_sd_trend(claim: dict, t: Tables) -> list[dict]:
     z = claim["z"] if claim["z"] is not None else (3.0 if trend == "flat" else 2.0)
 
     def one(claim_: dict, c: Curve, learner: str, method: str) -> dict:
-        check, stat = trend_check(c, trend, z)
+        check, stat = trend_test(*(c.table[k].to_numpy(float) for k in ("x", "sd", "se")),
+                                 trend, z, int(c.table["n_points"].min()) - 1)
         return claim_row(
             claim, learner, method, f"average sd by {claim['along']} {_shown(c)}; {stat}",
             f"{trend}: half-width t({z:g}) SE per difference (t: the t quantile at Phi({z:g}), "
@@ -251,7 +203,7 @@ def lime_sd_contrast(claim: dict, t: Tables) -> list[dict]:
             j = a.table.merge(b.table, on="x", suffixes=("", "_b"))
             d = (j["sd"] - j["sd_b"]).to_numpy(float)
             df = int(min(j["n_points"].min(), j["n_points_b"].min())) - 1
-            h = float(t_multiplier(z, df)) * np.hypot(j["se"], j["se_b"]).to_numpy(float)
+            h = float(t_multiplier(z, df)) * independent_se(j["se"], j["se_b"])
             checks.append(Check(d, h, compare, 0.0, scale=float(j["sd"].mean())))
             worst = int(np.argmin(d - h) if compare == "above" else
                         np.argmax(d + h) if compare == "below" else np.argmax(np.abs(d) - h))

@@ -103,6 +103,7 @@ from imlbench.metrics.claims import (
     per_combo,
     select_rows,
 )
+from imlbench.metrics.contrasts import independent_se
 from imlbench.metrics.curve_claims import compared_row
 from imlbench.metrics.ranks import TIE_Z, describe_tie, ranked_truth, unresolved_ties
 from imlbench.params import (
@@ -130,13 +131,16 @@ def ranks_match_theory(claim: dict, t: Tables) -> list[dict]:
     error, not to rounding) is not given: :class:`NoData` with :func:`unresolved_reason`.
     """
     z, estimand = claim["z"], f"pfi_{claim['truth']}"
-    truth = ranked_truth(t.truth[claim["where"]["scenario"]], estimand)
-    theory = truth["rank"]
-    tie = truth.groupby("group")["rank"].transform("size")
-    unresolved = unresolved_ties(truth)
-    tied = [f for g in unresolved for f in g.index]
+    scenario = claim["where"]["scenario"]
 
     def one(claim: dict, r: pd.DataFrame, learner: str, method: str) -> dict | NoData:
+        if scenario not in t.truth:
+            return NoData(f"no importance truth of scenario {scenario}")
+        truth = ranked_truth(t.truth[scenario], estimand)
+        theory = truth["rank"]
+        tie = truth.groupby("group")["rank"].transform("size")
+        unresolved = unresolved_ties(truth)
+        tied = [f for g in unresolved for f in g.index]
         g = r.groupby("feature")["rank"].agg(["mean", "std", "count"])
         g["theory"] = theory
         g["floor"] = np.sqrt((tie**2 - 1) / 12.0)
@@ -349,7 +353,7 @@ def importance_contrast(claim: dict, t: Tables) -> list[dict]:
                 d, se, df = diff.mean(), diff.std(ddof=1) / np.sqrt(len(diff)), len(diff) - 1
             else:
                 d = a.mean() - b.mean()
-                se = np.sqrt(a.var(ddof=1) / len(a) + b.var(ddof=1) / len(b))
+                se = independent_se(mean_and_se(a)[1], mean_and_se(b)[1])
                 df = min(len(a), len(b)) - 1
             shown = (f"{what}: {a.mean():.4g}; of "
                      f"{_label(other_scenario, other_learner, method, features)}: "
@@ -452,7 +456,7 @@ def importance_versus(claim: dict, t: Tables) -> list[dict]:
             return NoData(f"{f} is not in the data"
                           + (f" ({claim['why_absent']})" if claim["why_absent"] else ""))
         a, b = est.loc[f], base.loc[f]
-        d, se = b["value"] - a["value"], float(np.hypot(median_se(a), median_se(b)))
+        d, se = b["value"] - a["value"], float(independent_se(median_se(a), median_se(b)))
         check = Check(d, z * se, "above" if claim["expect"] == "lower" else "equal", 0.0,
                       scale=float(b["value"]))
         split = f", subgroups split on {a['split_on']}" if a.get("split_on") else ""
@@ -488,8 +492,8 @@ def importance_change(claim: dict, t: Tables) -> list[dict]:
         if d.empty:
             return NoData(f"neither {method} nor {claim['reference_method']} has an estimate "
                           f"of {', '.join(claim['features'])}")
-        se = np.sqrt(stats["ref"]["var"] / stats["ref"]["count"]
-                     + stats["est"]["var"] / stats["est"]["count"])
+        se = independent_se(*(np.sqrt(stats[k]["var"] / stats[k]["count"])
+                              for k in ("ref", "est")))
         # a feature one of the two lacks, or with one row, has no SE: inconclusive
         check = Check(d.to_numpy(float), z * se.to_numpy(float),
                       "above" if expect == "lower" else "equal", 0.0,

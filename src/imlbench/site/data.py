@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -88,9 +89,10 @@ def claim_rows(card: pd.DataFrame, judged: dict[str, str] | None = None
 
 
 def source_file(module: str) -> str:
-    """The file of an ``imlbench`` module, as the repository holds it
-    (``src/imlbench/figures/generic.py``)."""
-    return "src/" + module.replace(".", "/") + ".py"
+    """The file of an imported ``imlbench`` module, as the repository holds it
+    (``src/imlbench/figures/generic.py``, ``src/imlbench/studies/<study>/__init__.py``)."""
+    src = Path(sys.modules["imlbench"].__file__).parents[1]
+    return "src/" + Path(sys.modules[module].__file__).relative_to(src).as_posix()
 
 
 def judges(study: Study) -> dict[str, str]:

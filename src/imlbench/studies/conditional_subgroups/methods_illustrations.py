@@ -123,7 +123,7 @@ def _curves(ctx: ExplainContext, params: dict, j: int,
     return per_group, {g: int((train_groups == g).sum()) for g in grids}
 
 
-@method("effect_slopes", kind="metric", params={
+@method("effect_slopes", kind="other", params={
     **FEATURES, "curve": choice("pdp", CURVES), **CURVE_GRID, **WIDTH, **SUBGROUPS,
     "n_boot": integer(100, minimum=2), "refit": flag(False),
 })
