@@ -35,8 +35,6 @@ FEW_VALUES = 50
 def rep_curves(est: pd.DataFrame) -> pd.DataFrame:
     """One curve per repetition (rows ``rep``, columns x): the mean value at each x over the
     rows of a repetition (ICE rows, SHAP rows, bootstrap trials; a curve has one)."""
-    if "rep" not in est:
-        est = est.assign(rep=0)
     return est.groupby(["rep", "x"])["value"].mean().unstack("x")
 
 

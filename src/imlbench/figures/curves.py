@@ -35,7 +35,7 @@ def draw_curves(ax: Axes, est: pd.DataFrame, *, colour: str, show: str = "averag
     curves = on_common_grid(rep_curves(est))
     if show in ("individual", "both"):
         if "row" in est and est["row"].nunique() > 1:
-            first = est[est["rep"] == est["rep"].min()] if "rep" in est else est
+            first = est[est["rep"] == est["rep"].min()]
             single = anchored(first.pivot_table(index="row", columns="x", values="value"),
                               anchor, span)
         else:

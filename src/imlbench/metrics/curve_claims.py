@@ -97,8 +97,6 @@ def feature_curves(claim: dict, t: Tables, learner: str, method: str) -> pd.Data
         held = ", ".join(map(str, dict.fromkeys(r["feature"])))
         return NoData(f"the estimates of {_where(claim, learner, method)} hold no curve of "
                       f"feature {claim['feature']} (they have: {held})")
-    if "rep" not in c:
-        c = c.assign(rep=0)
     return c.groupby(["rep", "x"], as_index=False)["value"].mean()
 
 
@@ -301,7 +299,7 @@ def _ice_rows(claim: dict, t: Tables, learner: str, method: str) -> pd.DataFrame
     r = r[r["feature"] == claim["feature"]].dropna(subset=["x", "value"])
     if r.empty:
         return NoData(f"the estimates of {where} hold no ICE curve of {claim['feature']}")
-    return r if "rep" in r else r.assign(rep=0)
+    return r
 
 
 def _ice_changes(g: pd.DataFrame, measure: str, span: list[float] | None) -> np.ndarray | None:

@@ -72,8 +72,6 @@ def ici_part(r: pd.DataFrame, claim: dict, part: str | None) -> pd.DataFrame | N
         return NoData("these are what ici derives from the ICI curves (output: "
                       "heterogeneity), not the curves" if part is None else
                       f"these are ICI curves; {part} rows need ici's output: heterogeneity")
-    if "rep" not in r:
-        r = r.assign(rep=0)
     mine = r[r["feature"] == claim["feature"]]
     if mine.empty:
         return NoData(f"no {part or 'ICI'} rows of feature {claim['feature']} (features: "

@@ -113,8 +113,7 @@ def importance(cell: Cell, t: Tables) -> Sample | NoData:
     if r.empty:
         return NoData()
     feature = cell.params["feature"]
-    v = r.loc[r["feature"] == feature].set_index("rep")["value"] if "rep" in r else \
-        r.loc[r["feature"] == feature, "value"].reset_index(drop=True)
+    v = r.loc[r["feature"] == feature].set_index("rep")["value"]
     if v.empty:
         return NoData(f"the importances of {cell.where} hold no feature {feature} (they have: "
                       f"{', '.join(map(str, dict.fromkeys(r['feature'])))})")
@@ -133,5 +132,4 @@ def metric(cell: Cell, t: Tables) -> Sample | NoData:
     if v.empty:
         return NoData(f"the rows of {cell.where} hold no metric {name} (they have: "
                       f"{', '.join(map(str, held.unique())) or 'none'})")
-    values = v.set_index("rep")["value"] if "rep" in v else v["value"].reset_index(drop=True)
-    return Sample(values.astype(float), name)
+    return Sample(v.set_index("rep")["value"].astype(float), name)
