@@ -12,6 +12,7 @@ from scipy.stats import norm
 
 from imlbench.metrics.claims import CLAIMS, Tables
 from imlbench.metrics.rank_claims import median_se
+from imlbench.stats import t_multiplier
 
 
 def _tables(ranked: pd.DataFrame | None = None, other: pd.DataFrame | None = None) -> Tables:
@@ -83,13 +84,13 @@ SPREADS = pd.DataFrame({"method": ["m", "b"], "feature": "temp", "value": [5.0, 
 @pytest.mark.parametrize("expect, verdict", [("lower", "reproduced"),
                                              ("equal", "not reproduced")])
 def test_importance_versus_uses_the_median_se(expect, verdict):
-    """Difference 5; each SE sqrt(pi/2) (2 / 3.29) / sqrt(50) = 0.108, joint 0.152: 3 SE =
-    0.46, far below 5."""
+    """Difference 5; each SE sqrt(pi/2) (2 / 3.29) / sqrt(50) = 0.108, joint 0.152: t' SE =
+    0.49 (t' the t quantile at Phi(3) with 49 df, 3.2), far below 5."""
     claim = _claim(feature="temp", baseline="b", expect=expect)
     (row,) = CLAIMS.get("importance_versus")(claim, _tables(ranked=SPREADS))
     assert row["verdict"] == verdict
     se = np.hypot(*(median_se(r) for _, r in SPREADS.iterrows()))
-    assert row["detectable"] == pytest.approx(2 * 3 * se, rel=1e-12)
+    assert row["detectable"] == pytest.approx(2 * t_multiplier(3.0, 49) * se, rel=1e-12)
     assert row["reproduced"] == "temp: b 10 [9, 11], m 5 [4, 6], subgroups split on season"
 
 
@@ -121,12 +122,13 @@ def _repeats(shift: float, column: str = "repeat") -> pd.DataFrame:
 ])
 def test_importance_change_claim(shift, expect, verdict):
     """The noise has variance 0.00025 over 5 repeats in each method: SE of the difference
-    sqrt(2 x 0.00025 / 5) = 0.01, so the check detects 2 z SE = 0.04 (z = 2, lower) or 0.06
-    (z = 3, equal)."""
+    sqrt(2 x 0.00025 / 5) = 0.01, so the check detects 2 t' SE, t' the t quantile with 4 df at
+    Phi(k) (k = 2 for lower: t' = 2.87; k = 3 for equal: t' = 5.1)."""
     claim = _claim(expect=expect, features=["x1"], reference_method="ref")
     (row,) = CLAIMS.get("importance_change")(claim, _tables(other=_repeats(shift)))
     assert row["verdict"] == verdict
-    assert row["detectable"] == pytest.approx(0.04 if expect == "lower" else 0.06, rel=1e-9)
+    k = 2.0 if expect == "lower" else 3.0
+    assert row["detectable"] == pytest.approx(2 * t_multiplier(k, 4) * 0.01, rel=1e-9)
     assert row["tolerance"].endswith("SE over 5 repeats each")
 
 

@@ -20,7 +20,7 @@ its point (intercept + sum beta_j x_j; :func:`imlbench.metrics.lime_stability.pr
 steps with lo <= x <= hi. A claim with several learners or methods in ``where`` (other than the
 ``along`` axis) gets one row per curve. The steps are explained on separate samples (and
 models), so their estimates are independent: a difference of two steps has SE sqrt(SE_a^2 +
-SE_b^2), and its half-width is t' SE, t' the Student-t quantile at Phi(z) with n - 1 df, n the
+SE_b^2), and its half-width is t' SE, t' the Student-t quantile at Phi(k) with n - 1 df, n the
 smallest number of explained points.
 
 ``lime_sd_trend``     the shape of the curve (``trend``): ``decreasing`` / ``increasing``
@@ -41,7 +41,7 @@ smallest number of explained points.
                       consecutive chunks as long as ``methods``; otherwise each of
                       ``than_methods`` replaces the claim's method with the same steps
 
-``z`` defaults to 2 for one-sided tests and 3 for ``flat`` and ``equal``. Verdict and power per
+``k`` defaults to 2 for one-sided tests and 3 for ``flat`` and ``equal``. Verdict and power per
 :class:`imlbench.metrics.claims.Check`.
 """
 
@@ -70,7 +70,7 @@ CURVE = {
     "at": items(number(), None, nullable=True),
     "between": items(number(), None, length=2, nullable=True),
     "selected_only": flag(False), "statistic": choice("weights", ("weights", "prediction")),
-    "z": number(None, minimum=0, nullable=True),
+    "k": number(None, minimum=0, nullable=True),
 }
 
 
@@ -162,14 +162,14 @@ def lime_sd_trend(claim: dict, t: Tables) -> list[dict]:
     """The average sd of the LIME weights has the shape ``trend`` along the curve (see the
     module doc)."""
     trend = claim["trend"]
-    z = claim["z"] if claim["z"] is not None else (3.0 if trend == "flat" else 2.0)
+    k = claim["k"] if claim["k"] is not None else (3.0 if trend == "flat" else 2.0)
 
     def one(claim_: dict, c: Curve, learner: str, method: str) -> dict:
         check, stat = trend_test(*(c.table[k].to_numpy(float) for k in ("x", "sd", "se")),
-                                 trend, z, int(c.table["n_points"].min()) - 1)
+                                 trend, k, int(c.table["n_points"].min()) - 1)
         return claim_row(
             claim, learner, method, f"average sd by {claim['along']} {_shown(c)}; {stat}",
-            f"{trend}: half-width t({z:g}) SE per difference (t: the t quantile at Phi({z:g}), "
+            f"{trend}: half-width t({k:g}) SE per difference (t: the t quantile at Phi({k:g}), "
             f"{int(c.table['n_points'].min()) - 1} df; SE over the explained points)", check)
 
     return _per_curve(claim, t, one)
@@ -181,7 +181,7 @@ def lime_sd_contrast(claim: dict, t: Tables) -> list[dict]:
     """The claim's curve against those of ``than_methods``, step by step (see the module
     doc)."""
     compare = claim["compare"]
-    z = claim["z"] if claim["z"] is not None else (3.0 if compare == "equal" else 2.0)
+    k = claim["k"] if claim["k"] is not None else (3.0 if compare == "equal" else 2.0)
     than = claim["than_methods"]
     if claim["along"] == "method":
         k = len(claim["methods"] or [])
@@ -203,7 +203,7 @@ def lime_sd_contrast(claim: dict, t: Tables) -> list[dict]:
             j = a.table.merge(b.table, on="x", suffixes=("", "_b"))
             d = (j["sd"] - j["sd_b"]).to_numpy(float)
             df = int(min(j["n_points"].min(), j["n_points_b"].min())) - 1
-            h = float(t_multiplier(z, df)) * independent_se(j["se"], j["se_b"])
+            h = float(t_multiplier(k, df)) * independent_se(j["se"], j["se_b"])
             checks.append(Check(d, h, compare, 0.0, scale=float(j["sd"].mean())))
             worst = int(np.argmin(d - h) if compare == "above" else
                         np.argmax(d + h) if compare == "below" else np.argmax(np.abs(d) - h))
@@ -212,8 +212,8 @@ def lime_sd_contrast(claim: dict, t: Tables) -> list[dict]:
         return claim_row(
             claim, learner, method,
             f"average sd {_shown(a)}; " + "; ".join(texts),
-            f"every step's difference {compare} 0 with half-width t({z:g}) SE, SE = "
+            f"every step's difference {compare} 0 with half-width t({k:g}) SE, SE = "
             f"sqrt(SE_a^2 + SE_b^2) over the explained points (t: the t quantile at "
-            f"Phi({z:g}))", Check.joint(checks, scale=float(a.table["sd"].mean())))
+            f"Phi({k:g}))", Check.joint(checks, scale=float(a.table["sd"].mean())))
 
     return _per_curve(claim, t, one)

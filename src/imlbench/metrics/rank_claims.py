@@ -15,11 +15,11 @@ tolerance into the scorecard row next to the verdict.
 ``rank_order``          the features ``higher`` outrank the features ``lower``: per
                         repetition d = mean rank of ``higher`` - mean rank of ``lower``;
                         mean(d) - t' SE > 0, SE = sd(d) / sqrt(R), t' the Student-t
-                        quantile with R - 1 df at Phi(z)
+                        quantile with R - 1 df at Phi(k)
 ``importance_order``    features ordered by their importance values (not their ranks): per pair
                         (a, b) and repetition d = value_a - value_b, mean(d) - t' SE > 0 for
                         every pair, SE = sd(d) / sqrt(R), t' the Student-t quantile with R - 1
-                        df at Phi(z). The pairs: the consecutive ones of the chain ``order``
+                        df at Phi(k). The pairs: the consecutive ones of the chain ``order``
                         (most important first), with ``position: top`` also (last of
                         ``order``, g) for every other feature g (they are the most important),
                         with ``bottom`` (g, first of ``order``) (the least important); and
@@ -35,8 +35,8 @@ tolerance into the scorecard row next to the verdict.
                         R_b). Without any ``than_*`` the statistic itself. Tested against
                         ``value`` by ``compare`` (``above``, ``below``; ``at_most`` /
                         ``at_least``: not significantly above / below; ``equal`` widened by
-                        ``atol``) with half-width t' SE, t' the Student-t quantile at Phi(z)
-                        with R - 1 df (the smaller R across scenarios); ``z`` defaults to 3
+                        ``atol``) with half-width t' SE, t' the Student-t quantile at Phi(k)
+                        with R - 1 df (the smaller R across scenarios); ``k`` defaults to 3
                         for ``equal``, else 2
 ``rank_shift``          a feature's rank under the claim's method minus its rank under method
                         ``than``, per repetition, exceeds ``min_shift``: mean - t' SE >
@@ -67,14 +67,14 @@ subgroups, Sect. 10 and Fig. 2, whose claims they were written for):
                        below one of the rest ``not reproduced`` (separated ranges order the
                        medians, which lie within them)
 ``importance_versus``  a feature's median importance under the claim's method against that
-                       under method ``baseline``: ``expect: lower``: baseline - method > z SE;
-                       ``expect: equal``: |difference| <= z SE; SE = sqrt(SE_1^2 + SE_2^2) of
+                       under method ``baseline``: ``expect: lower``: baseline - method > t' SE;
+                       ``expect: equal``: |difference| <= t' SE; SE = sqrt(SE_1^2 + SE_2^2) of
                        the two medians (:func:`median_se`)
 ``importance_change``  per feature of ``features``, the mean importance under the claim's
                        method against that under ``reference_method``, over the rows of each
                        (``table: other``: the M permutation repeats of one data set;
-                       ``ranked``: the repetitions): ``lower``: d - z SE > 0, d = reference
-                       mean - mean; ``equal``: |d| <= z SE; SE = sqrt(s_ref^2 / M_ref + s^2 / M)
+                       ``ranked``: the repetitions): ``lower``: d - t' SE > 0, d = reference
+                       mean - mean; ``equal``: |d| <= t' SE; SE = sqrt(s_ref^2 / M_ref + s^2 / M)
 
 The first two read one row per feature of the ranked table: the median over a run's
 permutations (``value``) with the quantile spread :func:`imlbench.explain.cs_pfi.quantile_spread`
@@ -120,17 +120,17 @@ from imlbench.stats import mean_and_se, t_multiplier
 
 
 @claim_kind("ranks_match_theory", params={
-    "z": number(3.0, minimum=0), "truth": choice("marginal", ("marginal", "conditional"))})
+    "k": number(3.0, minimum=0), "truth": choice("marginal", ("marginal", "conditional"))})
 def ranks_match_theory(claim: dict, t: Tables) -> list[dict]:
     """Every feature's mean rank equals its theoretical rank: |mean - theory| <= t' SE, t' the
-    Student-t quantile with reps - 1 df at Phi(z) (the SE is estimated from the repetitions).
+    Student-t quantile with reps - 1 df at Phi(k) (the SE is estimated from the repetitions).
 
     SE = max(sd over reps, sd of a rank spread uniformly over a tie group of size k,
     sqrt((k^2 - 1) / 12)) / sqrt(reps): ties make ranks vary even for an exact method.
     A verdict that would rest on an unresolved tie of the truth (equal within Monte Carlo
     error, not to rounding) is not given: :class:`NoData` with :func:`unresolved_reason`.
     """
-    z, estimand = claim["z"], f"pfi_{claim['truth']}"
+    k, estimand = claim["k"], f"pfi_{claim['truth']}"
     scenario = claim["where"]["scenario"]
 
     def one(claim: dict, r: pd.DataFrame, learner: str, method: str) -> dict | NoData:
@@ -146,7 +146,7 @@ def ranks_match_theory(claim: dict, t: Tables) -> list[dict]:
         g["floor"] = np.sqrt((tie**2 - 1) / 12.0)
         g["se"] = np.maximum(g["std"].fillna(0.0), g["floor"]) / np.sqrt(g["count"])
         g["dev"] = (g["mean"] - g["theory"]).abs()
-        g["half"] = t_multiplier(z, g["count"] - 1) * g["se"]
+        g["half"] = t_multiplier(k, g["count"] - 1) * g["se"]
         each = g["dev"] <= g["half"] + 1e-12
         if unresolved and each.drop(tied, errors="ignore").all():
             return NoData(unresolved_reason(claim, estimand, unresolved))
@@ -157,7 +157,7 @@ def ranks_match_theory(claim: dict, t: Tables) -> list[dict]:
             claim, learner, method,
             "mean ranks " + ", ".join(f"{f}:{m:.2f}" for f, m in g["mean"].items())
             + f" (largest gap {worst}: {g.loc[worst, 'dev']:.2f})",
-            f"|gap| <= t({z:g}) SE per feature (t: the t quantile at Phi({z:g}), reps - 1 df; "
+            f"|gap| <= t({k:g}) SE per feature (t: the t quantile at Phi({k:g}), reps - 1 df; "
             f"largest allowed {g['half'].max():.2f})", check,
         )
 
@@ -175,26 +175,26 @@ def unresolved_reason(claim: dict, estimand: str, unresolved: list[pd.DataFrame]
             f"rest on that order (a longer Monte Carlo or a closed form would decide it)")
 
 
-@claim_kind("rank_order", params={"z": number(2.0, minimum=0), "higher": items(feature_name()),
+@claim_kind("rank_order", params={"k": number(2.0, minimum=0), "higher": items(feature_name()),
                                   "lower": items(feature_name())})
 def rank_order(claim: dict, t: Tables) -> list[dict]:
     """Features ``higher`` outrank features ``lower``: mean(d) - t' SE(d) > 0 over reps,
     d = mean rank of ``higher`` minus mean rank of ``lower`` in one repetition, t' the
-    Student-t quantile with reps - 1 df at Phi(z); verdict and
+    Student-t quantile with reps - 1 df at Phi(k); verdict and
     power per :class:`imlbench.metrics.claims.Check` (relative to the number of features)."""
-    z = claim["z"]
+    k = claim["k"]
 
     def one(claim: dict, r: pd.DataFrame, learner: str, method: str) -> dict:
         hi = r[r["feature"].isin(claim["higher"])].groupby("rep")["rank"].mean()
         lo = r[r["feature"].isin(claim["lower"])].groupby("rep")["rank"].mean()
         d = (hi - lo).dropna()
         se = mean_and_se(d)[1]
-        half = float(t_multiplier(z, len(d) - 1)) * se
+        half = float(t_multiplier(k, len(d) - 1)) * se
         return claim_row(
             claim, learner, method,
             f"mean rank {'/'.join(claim['higher'])} {hi.mean():.2f} vs "
             f"{'/'.join(claim['lower'])} {lo.mean():.2f} (difference {d.mean():.2f}, SE {se:.2f})",
-            f"difference - t({z:g}) SE > 0 over {len(d)} reps (t: the t quantile at Phi({z:g}), "
+            f"difference - t({k:g}) SE > 0 over {len(d)} reps (t: the t quantile at Phi({k:g}), "
             f"{len(d) - 1} df)",
             Check(float(d.mean()), half, "above", 0.0, scale=float(r["feature"].nunique())),
         )
@@ -222,11 +222,11 @@ def order_pairs(order: list[str], position: str, features: list[str], above: lis
 @claim_kind("importance_order", params={
     "order": items(feature_name(), []), "position": choice("any", ("any", "top", "bottom")),
     "above": items(feature_name(), []), "below": items(feature_name(), []),
-    "z": number(2.0, minimum=0)})
+    "k": number(2.0, minimum=0)})
 def importance_order(claim: dict, t: Tables) -> list[dict]:
     """Features are ordered by importance: every pair of :func:`order_pairs` by mean(d) - t' SE
     > 0 over the repetitions (see the module doc)."""
-    z, order, position = claim["z"], claim["order"], claim["position"]
+    k, order, position = claim["k"], claim["order"], claim["position"]
     named = [*order, *claim["above"], *claim["below"]]
 
     def one(claim: dict, r: pd.DataFrame, learner: str, method: str) -> dict | NoData:
@@ -242,7 +242,7 @@ def importance_order(claim: dict, t: Tables) -> list[dict]:
         if len(d) < 2:
             return NoData(f"an SE needs 2 repetitions or more; {len(d)} here")
         mean, se = d.mean(), d.std(ddof=1) / np.sqrt(len(d))
-        half = float(t_multiplier(z, len(d) - 1)) * se
+        half = float(t_multiplier(k, len(d) - 1)) * se
         worst = (mean - half).idxmin()
         means = v.mean().sort_values(ascending=False)
         return claim_row(
@@ -250,8 +250,8 @@ def importance_order(claim: dict, t: Tables) -> list[dict]:
             "mean importances " + ", ".join(f"{f} {m:.3f}" for f, m in means.items())
             + f"; weakest pair {worst.replace('>', ' > ')}: difference {mean[worst]:.3f} "
             f"(SE {se[worst]:.3f})",
-            f"per pair difference - t({z:g}) SE > 0, {len(pairs)} pair(s), {len(d)} reps "
-            f"(t: the t quantile at Phi({z:g}), {len(d) - 1} df)",
+            f"per pair difference - t({k:g}) SE > 0, {len(pairs)} pair(s), {len(d)} reps "
+            f"(t: the t quantile at Phi({k:g}), {len(d) - 1} df)",
             Check(mean.to_numpy(float), half.to_numpy(float), "above", 0.0,
                   scale=float(means.iloc[0])))
 
@@ -286,12 +286,12 @@ def rank_shift(claim: dict, t: Tables) -> list[dict]:
 
 #: the multiple of the SE of a kind whose claims test one side or equality; a claim that does
 #: not give it gets the default for its test (:func:`default_z`)
-Z_BY_EXPECT = {"z": number(None, minimum=0, nullable=True)}
+K_BY_EXPECT = {"k": number(None, minimum=0, nullable=True)}
 
 
-def default_z(claim: dict, equality: bool) -> float:
-    """The claim's ``z``, or 3 for an equality and 2 for a one-sided test."""
-    return claim["z"] if claim["z"] is not None else (3.0 if equality else 2.0)
+def default_k(claim: dict, equality: bool) -> float:
+    """The claim's ``k``, or 3 for an equality and 2 for a one-sided test."""
+    return claim["k"] if claim["k"] is not None else (3.0 if equality else 2.0)
 
 
 #: the statistics ``importance_contrast`` reads per repetition
@@ -320,13 +320,13 @@ def _label(scenario: str, learner: str, method: str, features: list[str]) -> str
     "than_scenario": study_name("scenarios", None), "than_learner": study_name("learners", None),
     "than_features": items(feature_name(), None, nullable=True),
     "compare": choice("above", SWEEP_COMPARES), "value": number(0.0),
-    "atol": number(0.0, minimum=0), **Z_BY_EXPECT})
+    "atol": number(0.0, minimum=0), **K_BY_EXPECT})
 def importance_contrast(claim: dict, t: Tables) -> list[dict]:
     """The mean importance or place of ``features`` against another scenario, learner or
     feature set, or alone, tested against ``value`` (see the module doc)."""
     scenario, stat = claim["where"]["scenario"], claim["statistic"]
     compare, target, atol = claim["compare"], claim["value"], claim["atol"]
-    z = default_z(claim, compare == "equal")
+    k = default_k(claim, compare == "equal")
     other_scenario = claim["than_scenario"] or scenario
     compared = any(claim[k] is not None for k in ("than_scenario", "than_learner",
                                                    "than_features"))
@@ -361,14 +361,14 @@ def importance_contrast(claim: dict, t: Tables) -> list[dict]:
                      f"{'paired' if other_scenario == scenario else 'independent'} reps)")
         if df < 1:
             return NoData(f"an SE needs 2 repetitions or more; {df + 1} here")
-        tk = float(t_multiplier(z, df))
+        tk = float(t_multiplier(k, df))
         sign = {"above": ">", "below": "<", "at_most": "not significantly >",
                 "at_least": "not significantly <", "equal": "="}[compare]
         return claim_row(
             claim, learner, method, shown,
             f"{'difference' if compared else 'mean'} {sign} {target:g}"
             + (f" (+- {atol:g})" if compare == "equal" and atol else "")
-            + f" with half-width t({z:g}) SE = {tk * se:.3g} (t: the t quantile at Phi({z:g}), "
+            + f" with half-width t({k:g}) SE = {tk * se:.3g} (t: the t quantile at Phi({k:g}), "
             f"{df} df)",
             Check(float(d), tk * float(se), compare, target,
                   atol if compare == "equal" else 0.0, scale=float(abs(b.mean()) if compared
@@ -439,13 +439,13 @@ def top_importance(claim: dict, t: Tables) -> list[dict]:
 
 @claim_kind("importance_versus", params={
     "feature": feature_name(), "baseline": study_name("methods"),
-    "expect": choice(REQUIRED, ("lower", "equal")), "z": number(3.0, minimum=0),
+    "expect": choice(REQUIRED, ("lower", "equal")), "k": number(3.0, minimum=0),
     "why_absent": text(""), **DIGITS})
 def importance_versus(claim: dict, t: Tables) -> list[dict]:
     """For ``feature``: the method's median importance against the ``baseline`` method's
     (see the module doc); ``why_absent`` says why the data may lack the feature (the reason of
     the row without data)."""
-    z, f, dg, base_name = claim["z"], claim["feature"], claim["digits"], claim["baseline"]
+    k, f, dg, base_name = claim["k"], claim["feature"], claim["digits"], claim["baseline"]
 
     def one(claim: dict, rr: tuple[pd.DataFrame, pd.DataFrame], learner: str, method: str
             ) -> dict | NoData:
@@ -457,7 +457,9 @@ def importance_versus(claim: dict, t: Tables) -> list[dict]:
                           + (f" ({claim['why_absent']})" if claim["why_absent"] else ""))
         a, b = est.loc[f], base.loc[f]
         d, se = b["value"] - a["value"], float(independent_se(median_se(a), median_se(b)))
-        check = Check(d, z * se, "above" if claim["expect"] == "lower" else "equal", 0.0,
+        df = int(min(a["n_repeats"], b["n_repeats"])) - 1
+        tk = float(t_multiplier(k, df))
+        check = Check(d, tk * se, "above" if claim["expect"] == "lower" else "equal", 0.0,
                       scale=float(b["value"]))
         split = f", subgroups split on {a['split_on']}" if a.get("split_on") else ""
         return claim_row(
@@ -465,21 +467,22 @@ def importance_versus(claim: dict, t: Tables) -> list[dict]:
             f"{f}: {base_name} {b['value']:.{dg}f} [{b['lower']:.{dg}f}, {b['upper']:.{dg}f}]"
             f", {method} {a['value']:.{dg}f} [{a['lower']:.{dg}f}, {a['upper']:.{dg}f}]{split}",
             f"difference {d:.{dg}f} {'>' if claim['expect'] == 'lower' else 'within +-'} "
-            f"{z:g} SE = {z * se:.{dg}f} (permutation error of the medians)", check)
+            f"t({k:g}) SE = {tk * se:.{dg}f} (t({k:g}) = {tk:.3g}: the t quantile at Phi({k:g}), "
+            f"{df} df; permutation error of the medians)", check)
 
     return per_combo(claim, t, paired("ranked", "baseline"), one)
 
 
 @claim_kind("importance_change", params={
     "features": items(feature_name()), "reference_method": study_name("methods"),
-    "expect": choice(REQUIRED, ("lower", "equal")), **Z_BY_EXPECT,
+    "expect": choice(REQUIRED, ("lower", "equal")), **K_BY_EXPECT,
     "table": choice("other", ("other", "ranked")), "digits": integer(3, minimum=0)})
 def importance_change(claim: dict, t: Tables) -> list[dict]:
     """A method's importance of each of ``features`` against the ``reference_method``'s, over
-    the rows of each (see the module doc); ``z`` defaults to 2 for ``lower``, 3 for
+    the rows of each (see the module doc); ``k`` defaults to 2 for ``lower``, 3 for
     ``equal``."""
     expect, dg = claim["expect"], claim["digits"]
-    z = default_z(claim, expect == "equal")
+    k = default_k(claim, expect == "equal")
     over = "repeats" if claim["table"] == "other" else "repetitions"
 
     def one(claim: dict, pair: tuple[pd.DataFrame, pd.DataFrame], learner: str, method: str
@@ -487,15 +490,18 @@ def importance_change(claim: dict, t: Tables) -> list[dict]:
         stats = {name: d[d["feature"].isin(claim["features"])]
                  .groupby("feature")["value"].agg(["mean", "var", "count"])
                  for name, d in zip(("est", "ref"), pair, strict=True)}
-        ref, est = (stats[k]["mean"] for k in ("ref", "est"))
+        ref, est = (stats[side]["mean"] for side in ("ref", "est"))
         d = ref - est
         if d.empty:
             return NoData(f"neither {method} nor {claim['reference_method']} has an estimate "
                           f"of {', '.join(claim['features'])}")
-        se = independent_se(*(np.sqrt(stats[k]["var"] / stats[k]["count"])
-                              for k in ("ref", "est")))
+        se = independent_se(*(np.sqrt(stats[side]["var"] / stats[side]["count"])
+                              for side in ("ref", "est")))
+        df = (pd.concat([stats[side]["count"] for side in ("ref", "est")], axis=1).min(axis=1)
+              - 1).reindex(d.index)
+        tk = t_multiplier(k, df.to_numpy(float))
         # a feature one of the two lacks, or with one row, has no SE: inconclusive
-        check = Check(d.to_numpy(float), z * se.to_numpy(float),
+        check = Check(d.to_numpy(float), tk * se.to_numpy(float),
                       "above" if expect == "lower" else "equal", 0.0,
                       scale=float(ref.abs().max()))
         return claim_row(
@@ -504,7 +510,8 @@ def importance_change(claim: dict, t: Tables) -> list[dict]:
                       f"{est.get(f, np.nan):.{dg}f} (difference {d[f]:.{dg}f}, "
                       f"SE {se[f]:.{dg}f})" for f in d.index),
             ("reference - estimate - " if expect == "lower" else "|reference - estimate| <= ")
-            + f"{z:g} SE{' > 0' if expect == 'lower' else ''} per feature; SE over "
+            + f"t({k:g}) SE{' > 0' if expect == 'lower' else ''} per feature (t: the t quantile "
+            f"at Phi({k:g}) with the {over} - 1 df); SE over "
             f"{int(stats['est']['count'].min())} {over} each", check,
         )
 
