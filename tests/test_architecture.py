@@ -262,7 +262,7 @@ OWN_SE = [
     (re.compile(r"\bhypot\("), "hypot"),
     (re.compile(r"sqrt\([^)\n]*\*\* ?2 ?\+[^)\n]*\*\* ?2"), "root of a sum of squares"),
     (re.compile(r"var\(ddof=1\) ?/ ?len\([^)]*\) ?\+"), "var/n + var/n"),
-    (re.compile(r"bootstrap_se|_bootstrap\(|jackknife", re.I), "own resampling SE"),
+    (re.compile(r"def \w*(bootstrap|jackknife)\w*\(", re.I), "own resampling SE"),
     (re.compile(r"sqrt\(2 \* \("), "normal-theory SE of an sd"),
 ]
 
@@ -284,7 +284,8 @@ def test_no_claim_kind_computes_the_se_of_a_difference_ratio_or_spread_itself():
 @pytest.mark.parametrize("line", [
     "se = float(np.hypot(sa, sb))", "se = np.sqrt(se[1:] ** 2 + se[:-1] ** 2)",
     "se = np.sqrt(a.var(ddof=1) / len(a) + b.var(ddof=1) / len(b))",
-    "se = _bootstrap_se(diff, [a, b])", "return sd / np.sqrt(2 * (len(v) - 1))",
+    "def _bootstrap_se(stat, samples):", "def jackknife(values, stat):",
+    "return sd / np.sqrt(2 * (len(v) - 1))",
 ])
 def test_the_se_finder_finds_hand_written_standard_errors(line):
     assert any(p.search(line) for p, _ in OWN_SE)

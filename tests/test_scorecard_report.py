@@ -13,7 +13,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-import imlbench.studies.extrapolation.claims  # noqa: F401  (registers the claim kinds used)
+import imlbench.studies.extrapolation  # noqa: F401  (registers the claim kinds and statistics used)
 from imlbench.compare import no_data_reason, without_date, write_scorecard_summary
 from imlbench.config import ConfigError, Scenario, Study
 from imlbench.io import write_parquet
@@ -85,7 +85,7 @@ def test_reason_names_the_file_that_would_hold_the_rows():
 
 def test_reason_names_a_method_the_claim_compares_with():
     """The claim's own estimates exist; the theory its parameter names does not."""
-    claim = _claim("matches_model_theory", theory_method="theory")
+    claim = _claim("contrast", statistic="extrapolation.theory_ratio", theory_method="theory")
     tables = Tables(ranked=_rows("main", "lm", "pfi"), truth={}, other=_rows("main", "lm", "pd"))
     assert _reason(claim, tables) == (
         "results/s/estimates/main/lm/theory/c*.parquet holds no rows of main/lm/theory")
@@ -113,20 +113,23 @@ def test_evaluate_gives_every_row_without_data_a_reason_and_keeps_the_kinds_own(
 
 
 def test_a_kinds_own_reason_is_kept():
-    from imlbench.studies.pd_pfi_dgp.claims_coverage import coverage_table
+    import imlbench.studies.pd_pfi_dgp  # noqa: F401  (registers the coverage statistic)
 
     summary = pd.DataFrame({"scenario": ["main"], "learner": ["lm"], "method": ["refits"],
                             "quantity": ["pd"], "strategy": ["bootstrap"], "corrected": [False],
                             "m": [15], "coverage": [0.9], "coverage_se": [float("nan")],
                             "reps": [1]})
-    claim = _claim("coverage_table", method="refits", values={"boot": 0.9, "subs": 0.8},
-                   quantity="pd", m=15, z=2.0)
+    claims = [_claim("contrast", method="refits", statistic="pd_pfi_dgp.coverage",
+                     column=column, quantity="pd", m=15, value=0.9, compare="equal", k=2.0)
+              for column in ("boot", "subs")]
     tables = Tables(ranked=pd.DataFrame(), truth={}, other=pd.DataFrame(), summary=summary)
-    rows = coverage_table(claim, tables)
-    assert [r["verdict"] for r in rows] == [NO_DATA, NO_DATA]
-    assert rows[0]["reason"] == "main has 1 repetition in this profile: a coverage SE needs 2"
-    assert rows[1]["reason"] == ("metrics/summary.parquet has no cell main lm pd subs at m = 15 "
-                                 "(this profile runs m = 15 to 15)")
+    card = evaluate(claims, tables, {"main"}, lambda claim, row: "the caller's reason")
+    assert list(card["verdict"]) == [NO_DATA, NO_DATA]
+    assert list(card["reason"]) == [
+        "an SE over repetitions needs pd boot coverage at m = 15 in 2 repetitions or more; "
+        "main/lm/refits has it in 1",
+        "metrics/summary.parquet has no cell main lm pd subs at m = 15 (this profile runs "
+        "m = 15 to 15)"]
 
 
 def _cards(tmp_path: Path) -> list[Path]:
@@ -251,15 +254,17 @@ def test_compare_results_ignores_the_date_of_the_scorecard(tmp_path, monkeypatch
 def test_a_pattern_claims_reason_is_a_cell_its_scenarios_run():
     """``over`` names a scenario that does not fit the learner: the reason is the missing
     refit count of the scenario that does, not the learner's absence from the other."""
-    from imlbench.studies.pd_pfi_dgp.claims_coverage import coverage_below
+    import imlbench.studies.pd_pfi_dgp  # noqa: F401  (registers the claim kind)
+    from imlbench.metrics.claims import CLAIMS
 
     summary = pd.DataFrame({"scenario": ["rfsc"], "learner": ["rf"], "method": ["refits"],
                             "quantity": ["pd"], "strategy": ["bootstrap"], "corrected": [False],
                             "m": [16], "coverage": [0.9], "coverage_se": [0.01], "reps": [4]})
-    claim = _claim("coverage_below", learner="rf", method="refits", columns=["boot"],
-                   over=["lmsc", "rfsc"], quantity="pd", m=30, z=2.0, level=0.95)
+    claim = _claim("coverage_cells", learner="rf", method="refits", columns=["boot"],
+                   over=["lmsc", "rfsc"], quantity="pd", m=30, k=2.0, compare="below",
+                   value=0.95)
     tables = Tables(ranked=pd.DataFrame(), truth={}, other=pd.DataFrame(), summary=summary)
-    [row] = coverage_below(claim, tables)
+    [row] = CLAIMS.get("coverage_cells")(claim, tables)
     assert row["verdict"] == NO_DATA
     assert row["reason"] == ("metrics/summary.parquet has no cell rfsc rf pd boot at m = 30 "
                              "(this profile runs m = 16 to 16)")

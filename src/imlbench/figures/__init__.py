@@ -16,7 +16,8 @@ parameters serves every figure that differs only in them. This package holds wha
 share: reading inputs, the house style, the curve and importance drawers, and the generic
 figures any study can name from YAML alone (:mod:`imlbench.figures.generic`, and
 :mod:`imlbench.figures.dag` for a causal graph, :mod:`imlbench.figures.curve_grid` for
-every repetition's curve in a grid of panels).
+every repetition's curve in a grid of panels, :mod:`imlbench.figures.importance` for
+importances as dots with spread lines and :mod:`imlbench.figures.table` for tables).
 """
 
 from __future__ import annotations
@@ -55,7 +56,9 @@ class FigureSpec:
 
 FIGURES: Registry[FigureSpec] = Registry(
     "figure function", providers=("imlbench.figures.generic", "imlbench.figures.dag",
-                                  "imlbench.figures.curve_grid"))
+                                  "imlbench.figures.curve_grid", "imlbench.figures.surface",
+                                  "imlbench.figures.matrix", "imlbench.figures.importance",
+                                  "imlbench.figures.table"))
 
 
 def figure(name: str, *, methods: Sequence[str] = (), truths: Sequence[str] = (),

@@ -51,6 +51,11 @@ estimated from the repetitions):
                  prediction interval of as many runs of ours: |mean - value| <=
                  t' sd sqrt(1/runs + 1/R) + atol.
 
+Two statistics of one run that have no repetitions take their SE from the kit as well: a
+spread (an interval's half-width) against a printed number, its normal-theory SE
+(:func:`sd_se`), and a statistic of one set of refits that is no mean, its jackknife SE
+(:func:`jackknife_se`).
+
 A *trend* along a swept value (:func:`trend_test`) reads steps that are estimated on separate
 samples (one per sample size, forest or feature count): each step has its mean and SE, and a
 contrast of steps c's has SE sqrt(sum c_i^2 SE_i^2) (:func:`independent_se`), the one rule for
@@ -143,6 +148,21 @@ class Sample:
     values: pd.Series | pd.DataFrame
     what: str
     note: str = ""
+    #: (mean, SE, repetitions) of a statistic that comes summarised (a summary table keeps a
+    #: cell's mean over its repetitions and its SE, not the repetitions): the tests of means
+    #: read these instead of the values, and a paired test has no pairs
+    summary: tuple[float, float, int] | None = None
+    #: the factor by which the SE of a mean of the values exceeds sd / sqrt(R): 1 for
+    #: independent repetitions; sqrt(1 + R c) for R resamples whose test rows overlap (the
+    #: correction of Nadeau & Bengio, 2003, :func:`imlbench.stats.t_halfwidth`)
+    inflation: float = 1.0
+
+    def moments(self) -> tuple[float, float, int]:
+        """The mean, its SE and the number of repetitions (:attr:`summary` when given)."""
+        if self.summary is not None:
+            return self.summary
+        mean, se = mean_and_se(self.values)
+        return mean, se * self.inflation, int(self.values.count())
 
 
 #: a statistic: ``(cell, tables) -> Sample``, or :class:`NoData` saying why the cell gives none
@@ -219,37 +239,55 @@ def _bound(compare: str, value: float, k: float, atol: float, of: str = "mean") 
             "at_most": f"{of} - t({k:g}) SE <= {value:g}"}[compare]
 
 
+def mean_check(mean: float, se: float, n: int, target: float, k: float, atol: float,
+               compare: str, se_rule: str = "sd over reps / sqrt(reps)") -> tuple[Check, str]:
+    """A mean of ``n`` repetitions with its SE against ``target``: the interval mean +- t' SE
+    against ``target`` as ``compare`` says (``equal`` widened by ``atol``), t' on n - 1 df.
+    Returns the check and the test as the scorecard states it."""
+    tk = float(t_multiplier(k, n - 1))
+    check = Check(float(mean), tk * se, compare, target, atol if compare == "equal" else 0.0,
+                  scale=target)
+    return check, (f"{_bound(compare, target, k, atol)} (t({k:g}) = {tk:.3g}: the t quantile "
+                   f"at Phi({k:g}), {n - 1} df), SE = {se_rule}")
+
+
 def compared(d: pd.Series, target: float, k: float, atol: float, compare: str
              ) -> tuple[Check, float, str]:
-    """``d`` (per repetition) against ``target``: the interval mean(d) +- t' SE against
-    ``target`` as ``compare`` says (``equal`` widened by ``atol``), SE = sd / sqrt(R), t' on
-    R - 1 df. Returns (the check, SE, the test as the scorecard states it)."""
-    se = mean_and_se(d)[1]
-    tk = float(t_multiplier(k, len(d) - 1))
-    check = Check(float(d.mean()), tk * se, compare, target, atol if compare == "equal" else 0.0,
-                  scale=target)
-    return check, se, (f"{_bound(compare, target, k, atol)} (t({k:g}) = {tk:.3g}: the t "
-                       f"quantile at Phi({k:g}), {len(d) - 1} df), SE = sd over reps / "
-                       f"sqrt(reps)")
+    """``d`` (per repetition) against ``target`` (:func:`mean_check`, SE = sd / sqrt(R)).
+    Returns (the check, SE, the test as the scorecard states it)."""
+    mean, se = mean_and_se(d)
+    check, tolerance = mean_check(mean, se, len(d), target, k, atol, compare)
+    return check, se, tolerance
+
+
+def _se_rule(s: Sample) -> str:
+    if s.summary is not None:
+        return "the summary's SE"
+    return ("sd over reps / sqrt(reps)" if s.inflation == 1.0 else
+            f"sd over reps / sqrt(reps) x {s.inflation:.3g} (overlapping resamples)")
 
 
 def one_sample(a: Sample, value: float, *, k: float, compare: str, atol: float = 0.0
                ) -> Judged:
     """The mean of ``a`` over its repetitions against ``value`` (see the module doc)."""
-    d = a.values
-    check, se, tolerance = compared(d, value, k, atol, compare)
-    return Judged(f"{a.what}: {d.mean():.4g} (SE {se:.3g}, {len(d)} reps{a.note})", tolerance,
-                  check)
+    mean, se, n = a.moments()
+    check, tolerance = mean_check(mean, se, n, value, k, atol, compare, _se_rule(a))
+    return Judged(f"{a.what}: {mean:.4g} (SE {se:.3g}, {n} reps{a.note})", tolerance, check)
 
 
 def paired(a: Sample, b: Sample, other: str, value: float, *, k: float, compare: str,
            atol: float = 0.0) -> Judged | NoData:
-    """d = a - b on the repetitions both have, against ``value`` (see the module doc)."""
+    """d = a - b on the repetitions both have, against ``value`` (see the module doc); the
+    larger :attr:`Sample.inflation` of the two applies to d."""
+    if a.summary is not None or b.summary is not None:
+        return NoData(f"a paired test needs the repetitions; {a.what} comes summarised")
     d = (a.values - b.values).dropna()
     why = few(len(d), 2, f"{a.what} and its value in {other}", "the pair")
     if why:
         return why
-    check, se, tolerance = compared(d, value, k, atol, compare)
+    diff = Sample(d, a.what, inflation=max(a.inflation, b.inflation))
+    mean, se, n = diff.moments()
+    check, tolerance = mean_check(mean, se, n, value, k, atol, compare, _se_rule(diff))
     return Judged(
         f"{a.what}: {a.values.mean():.4g} against {b.values.mean():.4g} in {other}"
         f"{a.note}; paired difference {d.mean():.4g} (SE {se:.3g}, {len(d)} reps)",
@@ -264,9 +302,25 @@ def independent_se(*ses: Any) -> np.ndarray:
                        for s in ses))
 
 
+def sd_se(sd: float, n: int) -> float:
+    """The normal-theory SE of a sample sd of ``n`` values, sd / sqrt(2 (n - 1)): for a spread
+    (an interval's half-width) checked against a printed number, where no repetitions of the
+    spread exist."""
+    return float(sd / np.sqrt(2 * (n - 1)))
+
+
+def jackknife_se(values: np.ndarray, stat: Callable[[np.ndarray], float]) -> float:
+    """The jackknife SE of ``stat(values)`` over the first axis of ``values`` (refits, say):
+    sqrt((m - 1) / m sum (stat_(-i) - mean)^2), for a statistic of one set of refits that is
+    no mean (a ratio of widths) and has no repetitions of its own."""
+    m = len(values)
+    loo = np.array([stat(np.delete(values, d, axis=0)) for d in range(m)])
+    return float(np.sqrt((m - 1) / m * np.sum((loo - loo.mean()) ** 2)))
+
+
 def _two_means(a: Sample, b: Sample) -> tuple[tuple[float, float], tuple[float, float], int]:
-    va, vb = a.values.dropna(), b.values.dropna()
-    return mean_and_se(va), mean_and_se(vb), min(len(va), len(vb)) - 1
+    (ma, sa, na), (mb, sb, nb) = a.moments(), b.moments()
+    return (ma, sa), (mb, sb), min(na, nb) - 1
 
 
 def difference(a: Sample, b: Sample, other: str, value: float, *, k: float, compare: str,
@@ -278,8 +332,8 @@ def difference(a: Sample, b: Sample, other: str, value: float, *, k: float, comp
     tk = float(t_multiplier(k, df))
     atol = atol if compare == "equal" else 0.0
     return Judged(
-        f"{a.what}: {ma:.4g} (SE {sa:.3g}, {a.values.count()} reps) minus {mb:.4g} in {other} "
-        f"(SE {sb:.3g}, {b.values.count()} reps) = {d:.4g}{a.note}",
+        f"{a.what}: {ma:.4g} (SE {sa:.3g}, {a.moments()[2]} reps) minus {mb:.4g} in {other} "
+        f"(SE {sb:.3g}, {b.moments()[2]} reps) = {d:.4g}{a.note}",
         f"{_bound(compare, value, k, atol, 'd')} (t({k:g}) = {tk:.3g}, {df} df; SE = "
         f"sqrt(SE_a^2 + SE_b^2), SE = sd over reps / sqrt(reps))",
         Check(d, tk * se, compare, value, atol, scale=max(abs(ma), abs(mb))))
@@ -296,8 +350,8 @@ def log_ratio(a: Sample, b: Sample, other: str, value: float, *, k: float, compa
     tk = float(t_multiplier(k, df))
     target, widen = float(np.log(value)), float(np.log1p(margin)) if compare == "equal" else 0.0
     return Judged(
-        f"{a.what}: {ma:.4g} (SE {sa:.2g}, {a.values.count()} reps) over {mb:.4g} in {other} "
-        f"(SE {sb:.2g}, {b.values.count()} reps): ratio {np.exp(ratio):.3g}{a.note}",
+        f"{a.what}: {ma:.4g} (SE {sa:.2g}, {a.moments()[2]} reps) over {mb:.4g} in {other} "
+        f"(SE {sb:.2g}, {b.moments()[2]} reps): ratio {np.exp(ratio):.3g}{a.note}",
         f"{_bound(compare, round(target, 4), k, 0.0, 'log ratio')}"
         + (f" + log(1 + {margin:g})" if widen else "")
         + f" (t({k:g}) = {tk:.3g}, {df} df; delta-method SE of the log ratio of two means "
@@ -334,7 +388,8 @@ def spread_ratio(a: Sample, b: Sample, other: str, value: float, *, k: float, co
     for _ in range(N_BOOT):
         ia = rng.integers(0, len(va), len(va))
         ib = ia if together else rng.integers(0, len(vb), len(vb))
-        draws.append(np.log(spread(va[ia]) / spread(vb[ib])))
+        with np.errstate(divide="ignore", invalid="ignore"):  # a spread of 0: left out
+            draws.append(np.log(np.float64(spread(va[ia])) / spread(vb[ib])))
     draws = np.asarray(draws)
     se = float(np.std(draws[np.isfinite(draws)], ddof=1))
     tk = float(t_multiplier(k, n - 1))
@@ -365,8 +420,10 @@ def prediction_check(v: pd.Series, value: float, k: float, atol: float,
 
 
 def prediction(a: Sample, value: float, *, k: float, atol: float = 0.0, runs: int = 1
-               ) -> Judged:
+               ) -> Judged | NoData:
     """``a`` against a printed number, by the prediction interval (see the module doc)."""
+    if a.summary is not None:
+        return NoData(f"a prediction interval needs the repetitions; {a.what} comes summarised")
     v = a.values.dropna()
     check, tolerance = prediction_check(v, value, k, atol, runs)
     return Judged(f"{a.what}: {v.mean():.4g} (sd {v.std():.3g} over {len(v)} reps, from "
@@ -480,8 +537,7 @@ def contrast(claim: dict, t: Tables) -> list[dict]:
     def one(claim_: dict, a: Sample, learner: str, method: str) -> dict | NoData:
         cell = Cell(claim["where"]["scenario"], learner, method, own)
         if not TESTS[test]:
-            n = len(a.values)
-            why = few(n, 2, a.what, cell.where)
+            why = few(a.moments()[2], 2, a.what, cell.where)
             if why:
                 return why
             judged = (one_sample(a, value, k=k, compare=compare, atol=claim["atol"])
@@ -500,7 +556,7 @@ def contrast(claim: dict, t: Tables) -> list[dict]:
                                       together=other.scenario == cell.scenario)
             else:
                 for s, c in ((a, cell), (b, other)):
-                    why = few(len(s.values), 2, s.what, c.where)
+                    why = few(s.moments()[2], 2, s.what, c.where)
                     if why:
                         return why
                 judged = (paired(a, b, label, value, k=k, compare=compare, atol=claim["atol"])

@@ -83,16 +83,20 @@ def test_conditional_theory_of_the_independent_features(ctx):
 
 
 @pytest.mark.parametrize("scale, verdict", [(1.0, "reproduced"), (0.5, "not reproduced")])
-def test_matches_model_theory_on_an_identity(scale, verdict):
+def test_the_theory_ratio_on_an_identity(scale, verdict):
     """An estimate equal to its theory up to rounding (SE 0) is reproduced through the
-    rounding floor; half the theory (the factor the relearned measures show) is not."""
+    rounding floor (atol); half the theory (the factor the relearned measures show) is
+    not."""
+    import imlbench.studies.extrapolation.statistics  # noqa: F401  (registers the statistics)
     from imlbench.metrics.claims import CLAIMS, Tables
 
     theory = pd.DataFrame([{"scenario": "s", "learner": "lm", "method": "th", "rep": r,
                             "feature": f, "value": v} for r in range(5)
                            for f, v in (("x1", 0.1), ("x2", 0.3))])
     est = theory.assign(method="loco", value=theory["value"] * scale * (1 + 1e-15))
-    claim = {"id": "c", "text": "t", "published": "p", "theory_method": "th",
+    claim = {"id": "c", "text": "t", "published": "p", "kind": "contrast",
+             "statistic": "extrapolation.theory_ratio", "theory_method": "th",
+             "test": "one_sample", "compare": "equal", "value": 1.0, "atol": 1e-9,
              "where": {"scenario": "s", "learner": "lm", "method": "loco"}}
-    row = CLAIMS.get("matches_model_theory")(claim, Tables(ranked=est, truth={}, other=theory))
+    row = CLAIMS.get("contrast")(claim, Tables(ranked=est, truth={}, other=theory))
     assert row[0]["verdict"] == verdict, row

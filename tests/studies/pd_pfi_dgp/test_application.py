@@ -16,6 +16,7 @@ from imlbench.dgp.base import make_dgp
 from imlbench.explain.api import METHODS, ExplainContext
 from imlbench.metrics.claims import CLAIMS, Tables
 from imlbench.seeds import rng_for
+from imlbench.stats import t_multiplier
 from imlbench.studies.pd_pfi_dgp.methods_application import (
     corrected_t_interval,
     mc_interval,
@@ -194,42 +195,60 @@ def _mse_rows(learner, values, source="saratoga"):
                          "source": source, "c": 0.368 / 0.632, "alpha": 0.05})
 
 
-def test_mse_difference_claim_is_the_corrected_t_test():
-    pd_pfi_mse_difference = CLAIMS.get("pd_pfi_mse_difference")
+#: the normal quantile at 0.975: the kit's t(k) is then t_{0.975, m-1}, the corrected test's
+K95 = 1.959963984540054
+BEST = {"id": "c", "kind": "contrast", "text": "t", "published": "p", "source": "derived",
+        "statistic": "pd_pfi_dgp.oob_mse", "corrected": True, "test": "paired",
+        "than": {"learner": "rf"}, "compare": "above", "k": K95,
+        "where": {"scenario": "s", "learner": "lm", "method": "r"}}
+
+
+def test_the_forest_is_best_by_the_corrected_t_test():
+    """lm - rf per shared split, 0.08 on average, s^2 = 0.00025: the corrected interval 0.08
+    +- t_4 sqrt((1/5 + c) s^2) lies above 0, and the row states the corrected SE."""
     rf = np.array([0.30, 0.33, 0.35, 0.32, 0.34])
     lm = rf + np.array([0.10, 0.06, 0.09, 0.07, 0.08])
-    claim = {"id": "c", "text": "t", "published": "p", "best": "rf", "expect": "negative",
-             "where": {"scenario": "s", "learner": ["rf", "lm"], "method": "r"}}
-    rows = pd_pfi_mse_difference(claim, _tables([_mse_rows("rf", rf), _mse_rows("lm", lm)]))
-    assert len(rows) == 1 and rows[0]["verdict"] == "reproduced"
-    assert "-0.0800" in rows[0]["reproduced"]
-    # the wine intervals: no data on the substitute, checked on the wine file
-    wine = {**claim, "needs": "wine", "intervals": {"lm": [-0.098, -0.062]}}
-    rows = pd_pfi_mse_difference(wine, _tables([_mse_rows("rf", rf), _mse_rows("lm", lm)]))
+    [row] = CLAIMS.get("contrast")(BEST, _tables([_mse_rows("rf", rf), _mse_rows("lm", lm)]))
+    assert row["verdict"] == "reproduced" and "paired difference 0.08" in row["reproduced"]
+    c = 0.368 / 0.632
+    half = student_t.ppf(0.975, 4) * np.sqrt((1 / 5 + c) * 0.00025)
+    assert row["detectable"] == pytest.approx(2 * half)
+
+
+def test_the_wine_interval_claim_checks_midpoint_and_half_width():
+    """No data on the substitute table; on the wine file both parts of the published
+    interval are checked."""
+    rf = np.array([0.30, 0.33, 0.35, 0.32, 0.34])
+    lm = rf + np.array([0.10, 0.06, 0.09, 0.07, 0.08])
+    wine = {"id": "c", "text": "t", "published": "p", "best": "rf", "needs": "wine",
+            "intervals": {"lm": [-0.098, -0.062]},
+            "where": {"scenario": "s", "learner": ["rf", "lm"], "method": "r"}}
+    kind = CLAIMS.get("pd_pfi_mse_difference")
+    rows = kind(wine, _tables([_mse_rows("rf", rf), _mse_rows("lm", lm)]))
     assert rows[0]["verdict"] == "no data" and "not checkable" in rows[0]["reproduced"]
-    rows = pd_pfi_mse_difference(wine, _tables([_mse_rows("rf", rf, "wine"),
-                                               _mse_rows("lm", lm, "wine")]))
+    rows = kind(wine, _tables([_mse_rows("rf", rf, "wine"), _mse_rows("lm", lm, "wine")]))
     assert rows[0]["claim"] == "c" and rows[0]["verdict"] in ("reproduced", "not reproduced")
-    assert "half-width" in rows[0]["tolerance"]
+    assert "half-width" in rows[0]["tolerance"] and "prediction interval" in rows[0]["tolerance"]
 
 
 def test_mse_claims_power_and_straddle_by_hand():
-    """MSEs 0.30, 0.32, 0.34, 0.36 (mean 0.33, s = sqrt(0.002 / 3)) against 0.33: the check
-    is 0.33 +- 2 sqrt(2) s / 2 equal to it, detecting 2 x 2 sqrt(2) s / sqrt(4) = 2 sqrt(2) s.
-    Differences rf - lm of -0.02 +- 0.01 have a corrected t interval around -0.02 that
-    straddles 0: "negative" is inconclusive (was not reproduced)."""
+    """MSEs 0.30, 0.32, 0.34, 0.36 (mean 0.33, s = sqrt(0.002 / 3)) against 0.33, published
+    as a mean of 4 splits: the prediction interval t(2) s sqrt(1/4 + 1/4), detecting twice
+    that. Differences lm - rf of 0.02 +- 0.01 have a corrected t interval around 0.02 that
+    straddles 0: inconclusive."""
     rf = np.array([0.30, 0.32, 0.34, 0.36])
-    claim = {"id": "m", "text": "t", "published": "p", "values": {"rf": 0.33},
-             "where": {"scenario": "s", "learner": "rf", "method": "r"}}
-    [row] = CLAIMS.get("pd_pfi_mse")(claim, _tables([_mse_rows("rf", rf)]))
+    claim = {"id": "m", "kind": "contrast", "text": "t", "published": "p", "source": "derived",
+             "statistic": "pd_pfi_dgp.oob_mse", "test": "prediction", "runs": 4,
+             "value": 0.33, "k": 2, "where": {"scenario": "s", "learner": "rf", "method": "r"}}
+    [row] = CLAIMS.get("contrast")(claim, _tables([_mse_rows("rf", rf)]))
     assert row["verdict"] == "reproduced"
-    assert row["detectable"] == pytest.approx(2 * np.sqrt(2) * np.sqrt(0.002 / 3))
+    half = float(t_multiplier(2, 3)) * np.sqrt(0.002 / 3) * np.sqrt(1 / 4 + 1 / 4)
+    assert row["detectable"] == pytest.approx(2 * half)
+    [row] = CLAIMS.get("contrast")({**claim, "needs": "wine"}, _tables([_mse_rows("rf", rf)]))
+    assert row["verdict"] == "no data" and "the wine data" in row["reason"]
     lm = rf + np.array([0.01, 0.03, 0.01, 0.03])
-    claim = {"id": "c", "text": "t", "published": "p", "best": "rf", "expect": "negative",
-             "where": {"scenario": "s", "learner": ["rf", "lm"], "method": "r"}}
-    [row] = CLAIMS.get("pd_pfi_mse_difference")(
-        claim, _tables([_mse_rows("rf", rf), _mse_rows("lm", lm)]))
-    # d = -0.02 +- t_3 sqrt((1/4 + 0.58) s^2) = -0.02 +- 3.18 x 0.0105: straddles 0
+    [row] = CLAIMS.get("contrast")(BEST, _tables([_mse_rows("rf", rf), _mse_rows("lm", lm)]))
+    # d = 0.02 +- t_3 sqrt((1/4 + 0.58) s^2) = 0.02 +- 3.18 x 0.0105: straddles 0
     assert row["verdict"] == "inconclusive"
     s2 = 0.01**2 * 4 / 3
     half = student_t.ppf(0.975, 3) * np.sqrt((1 / 4 + 0.368 / 0.632) * s2)
@@ -278,7 +297,6 @@ def test_pfi_interval_claims_are_three_way():
 
 def test_width_claims_use_the_refits():
     pd_pfi_width_ratio = CLAIMS.get("pd_pfi_width_ratio")
-    pd_pfi_pd_extremes = CLAIMS.get("pd_pfi_pd_extremes")
     r = np.random.default_rng(0)
     x = np.linspace(0, 1, 10)
     sd = np.where((x < 0.15) | (x > 0.85), 1.0, 0.2)  # wide at the ends
@@ -297,9 +315,15 @@ def test_width_claims_use_the_refits():
     claim = {"id": "w", "text": "t", "published": "p", "quantity": "pd",
              "where": {"scenario": "s", "learner": "rf", "method": ["r", "mo"]}}
     assert pd_pfi_width_ratio(claim, t)[0]["verdict"] == "reproduced"
-    claim = {"id": "e", "text": "t", "published": "p", "share": 0.1,
-             "where": {"scenario": "s", "learner": "rf", "method": "r"}}
-    assert pd_pfi_pd_extremes(claim, t)[0]["verdict"] == "reproduced"
+    ends = {"id": "e", "kind": "contrast", "text": "t", "published": "p", "source": "derived",
+            "statistic": "pd_pfi_dgp.refit_pd", "points": "ends", "share": 0.1,
+            "test": "spread_ratio", "than": {"points": "inner"}, "compare": "above",
+            "value": 1, "k": 2, "where": {"scenario": "s", "learner": "rf", "method": "r"}}
+    [row] = CLAIMS.get("contrast")(ends, t)
+    assert row["verdict"] == "reproduced"
+    # the statistic's ratio is the refits' sd at the outer points over that inside
+    sd = per.std(axis=0, ddof=1)
+    assert "ratio %.3g" % (sd[[0, 9]].mean() / sd[1:9].mean()) in row["reproduced"]
 
 
 # ---------------------------------------------------------------- figure

@@ -14,10 +14,13 @@ from imlbench.explain.api import METHODS, ExplainContext
 from imlbench.explain.learner_level import LearnerEstimate
 from imlbench.io import write_parquet
 from imlbench.learners.compact import CompactForest, LeastSquares, RpartTree
-from imlbench.metrics.claims import CLAIMS, Tables
+from imlbench.metrics.claims import CLAIMS, NoData, Tables
+from imlbench.metrics.contrasts import Cell, paired
 from imlbench.params import ParamError
+from imlbench.stats import t_multiplier
 from imlbench.studies.pd_pfi_dgp.dgp_simulation import PdPfiSimulation
 from imlbench.studies.pd_pfi_dgp.refit_simulation import RefitDesign, model_pd_pfi, refit_values
+from imlbench.studies.pd_pfi_dgp.statistics import COLUMNS, coverage
 from imlbench.studies.pd_pfi_dgp.summaries import interval_halfwidths, prefix_moments, summarise
 
 GRID = np.array([0.1, 0.3, 0.5, 0.7, 0.9])
@@ -232,125 +235,159 @@ def test_coverage_se_counts_the_error_of_the_coverage_target(tmp_path):
         assert row["coverage_se_target"] > 3 * spread
 
 
-def _tables(coverage, se):
-    summary = pd.DataFrame([{"scenario": "sc", "learner": "lm", "quantity": "pd",
-                             "strategy": "bootstrap", "corrected": False, "m": 15,
-                             "coverage": coverage, "coverage_se": se, "width": 0.1, "reps": 400}])
-    return Tables(ranked=pd.DataFrame(), truth={}, other=pd.DataFrame(), summary=summary)
-
-
-CLAIM = {"id": "t", "text": "t", "published": "p", "quantity": "pd", "m": 15, "z": 2,
-         "values": {"boot": 0.41, "subs": 0.34}, "where": {"scenario": "sc", "learner": "lm",
-                                                           "method": "refits"}}
-
-
-@pytest.mark.parametrize(("coverage", "verdict"), [(0.42, "reproduced"),
-                                                    (0.45, "not reproduced")])
-def test_coverage_table_verdict_uses_two_se_plus_rounding(coverage, verdict):
-    """Tolerance 2 x 0.01 + 0.005 = 0.025: 0.42 is within, 0.45 is not."""
-    rows = CLAIMS.get("coverage_table")(CLAIM, _tables(coverage, 0.01))
-    assert [r["verdict"] for r in rows] == [verdict, "no data"]
-    assert all(r["claim"] == "t" for r in rows)
-    assert rows[0]["published"] == "0.41"
-
-
-def test_coverage_table_detects_two_intervals_plus_the_rounding():
-    """The check c +- 2 SE equal to 0.41 up to 0.005: it detects departures of 0.005 + 2 x 2
-    x 0.01 = 0.045 (of 1, coverages being shares)."""
-    row = CLAIMS.get("coverage_table")(CLAIM, _tables(0.42, 0.01))[0]
-    assert row["detectable"] == pytest.approx(0.045)
-    assert "4.5% of 1" in row["power"]
-
-
-def _summary(*cells, learner="lm", m=15, width=0.1, more=()):
+def _summary(*cells, learner="lm", m=15, width=0.1, reps=400, more=()):
     """A summary of (column, coverage, SE) cells of sc/``learner`` pd at ``m`` refits, and the
     rows of ``more`` (summaries of other learners or refit counts)."""
-    from imlbench.studies.pd_pfi_dgp.claims_coverage import COLUMNS
-
-    rows = [{"scenario": "sc", "learner": learner, "quantity": "pd", "strategy": COLUMNS[c][0],
-             "corrected": COLUMNS[c][1], "m": m, "coverage": cov, "coverage_se": se,
-             "width": width, "reps": 400} for c, cov, se in cells]
+    rows = [{"scenario": "sc", "learner": learner, "method": "refits", "quantity": "pd",
+             "strategy": COLUMNS[c][0], "corrected": COLUMNS[c][1], "m": m, "coverage": cov,
+             "coverage_se": se, "width": width, "reps": reps} for c, cov, se in cells]
     rows += [r for t in more for r in t.summary.to_dict("records")]
     return Tables(ranked=pd.DataFrame(), truth={}, other=pd.DataFrame(),
                   summary=pd.DataFrame(rows))
 
 
-PATTERN = {"id": "p", "text": "t", "published": "p", "quantity": "pd", "m": 15, "z": 2,
+def _t(k: float, reps: int = 400) -> float:
+    """The kit's multiplier: the t quantile at Phi(k) with reps - 1 df."""
+    return float(t_multiplier(k, reps - 1))
+
+
+TABLE = {"id": "t", "kind": "contrast", "text": "t", "published": "p", "source": "derived",
+         "statistic": "pd_pfi_dgp.coverage", "quantity": "pd", "m": 15, "k": 2,
+         "compare": "equal", "atol": 0.005,
+         "where": {"scenario": "sc", "learner": "lm", "method": "refits"}}
+
+
+def _table_row(column: str, value: float, t: Tables) -> dict:
+    [row] = CLAIMS.get("contrast")({**TABLE, "column": column, "value": value}, t)
+    return row
+
+
+def test_the_coverage_statistic_comes_summarised():
+    """The summary keeps a cell's mean and SE, not its repetitions: the statistic carries them
+    as its summary (the moments the one-sample and difference tests read), and a paired test
+    has nothing to pair."""
+    cell = Cell("sc", "lm", "refits", {"column": "boot", "quantity": "pd", "m": 15})
+    for reps in (2, 3, 400):
+        sample = coverage(cell, _summary(("boot", 0.42, 0.01), reps=reps))
+        assert sample.moments() == (0.42, 0.01, reps) and sample.values.empty
+    other = Cell("sc", "lm", "refits", {"column": "subs", "quantity": "pd", "m": 15})
+    a = coverage(cell, _summary(("boot", 0.42, 0.01), ("subs", 0.40, 0.01)))
+    b = coverage(other, _summary(("boot", 0.42, 0.01), ("subs", 0.40, 0.01)))
+    assert isinstance(paired(a, b, "subs", 0.0, k=3.0, compare="equal"), NoData)
+
+
+@pytest.mark.parametrize(("coverage_", "verdict"), [(0.42, "reproduced"),
+                                                     (0.45, "not reproduced")])
+def test_a_table_cell_is_a_contrast_claim_with_t_se_plus_rounding(coverage_, verdict):
+    """Tolerance t(2) x 0.01 + 0.005 (t(2) = 2.01 on 399 df, about 0.025): 0.42 is within,
+    0.45 is not; a column the summary lacks has no data and says why."""
+    t = _summary(("boot", coverage_, 0.01))
+    assert _table_row("boot", 0.41, t)["verdict"] == verdict
+    row = _table_row("subs", 0.34, t)
+    assert row["verdict"] == "no data"
+    assert row["reason"] == ("metrics/summary.parquet has no cell sc lm pd subs at m = 15 "
+                             "(this profile runs m = 15 to 15)")
+
+
+def test_a_table_cell_detects_two_intervals_plus_the_rounding():
+    """The check c +- t(2) SE equal to 0.41 up to 0.005: it detects departures of 0.005 + 2
+    t(2) x 0.01."""
+    row = _table_row("boot", 0.41, _summary(("boot", 0.42, 0.01)))
+    assert row["detectable"] == pytest.approx(0.005 + 2 * _t(2) * 0.01)
+
+
+def test_a_table_cell_has_no_verdict_from_one_repetition():
+    row = _table_row("boot", 0.41, _summary(("boot", 0.41, np.inf), reps=1))
+    assert row["verdict"] == "no data" and "in 2 repetitions or more" in row["reason"]
+
+
+PATTERN = {"id": "p", "text": "t", "published": "p", "quantity": "pd", "m": 15, "k": 2,
            "over": None, "where": {"scenario": "sc", "learner": "lm", "method": "refits"}}
+cells = CLAIMS.get("coverage_cells")
 
 
-@pytest.mark.parametrize(("coverage", "verdict"), [(0.90, "reproduced"),
-                                                    (0.94, "inconclusive"),
-                                                    (0.98, "not reproduced")])
-def test_coverage_below_is_three_way(coverage, verdict):
-    """c +- 2 x 0.01 below 0.95: [0.88, 0.92] below, [0.92, 0.96] straddles (undecided),
-    [0.96, 1.00] above; power 2 x 2 x 0.01 = 0.04."""
-    claim = {**PATTERN, "columns": ["boot"], "level": 0.95}
-    [row] = CLAIMS.get("coverage_below")(claim, _summary(("boot", coverage, 0.01)))
-    assert row["verdict"] == verdict
-    assert row["detectable"] == pytest.approx(0.04)
+@pytest.mark.parametrize(("coverage_", "verdict"), [(0.90, "reproduced"),
+                                                     (0.94, "inconclusive"),
+                                                     (0.98, "not reproduced")])
+def test_coverage_below_is_three_way(coverage_, verdict):
+    """c +- t(2) x 0.01 below 0.95: [0.88, 0.92] below, [0.92, 0.96] straddles (undecided),
+    [0.96, 1.00] above; power 2 t(2) x 0.01."""
+    claim = {**PATTERN, "columns": ["boot"], "compare": "below", "value": 0.95}
+    [row] = cells(claim, _summary(("boot", coverage_, 0.01)))
+    assert row["verdict"] == verdict and row["method"] == "boot"
+    assert row["detectable"] == pytest.approx(2 * _t(2) * 0.01)
     assert ("undecided" in row["reproduced"]) == (verdict == "inconclusive")
 
 
-@pytest.mark.parametrize(("coverage", "verdict"), [(0.93, "reproduced"),
-                                                    (0.90, "not reproduced")])
-def test_coverage_near_misses_only_outside_the_slack(coverage, verdict):
-    """c +- 2 x 0.01 against [0.95 - 0.01, 0.95 + 0.01]: [0.91, 0.95] meets it, [0.88, 0.92]
-    misses it; power 0.01 + 2 x 2 x 0.01 = 0.05."""
-    claim = {**PATTERN, "columns": ["boot"], "level": 0.95, "slack": 0.01}
-    [row] = CLAIMS.get("coverage_near")(claim, _summary(("boot", coverage, 0.01)))
-    assert row["verdict"] == verdict and row["detectable"] == pytest.approx(0.05)
+@pytest.mark.parametrize(("coverage_", "verdict"), [(0.93, "reproduced"),
+                                                     (0.90, "not reproduced")])
+def test_coverage_near_misses_only_outside_the_slack(coverage_, verdict):
+    """c +- t(2) x 0.01 against [0.95 - 0.01, 0.95 + 0.01]: [0.91, 0.95] meets it, [0.88,
+    0.92] misses it; power 0.01 + 2 t(2) x 0.01."""
+    claim = {**PATTERN, "columns": ["boot"], "compare": "equal", "value": 0.95, "atol": 0.01}
+    [row] = cells(claim, _summary(("boot", coverage_, 0.01)))
+    assert row["verdict"] == verdict
+    assert row["detectable"] == pytest.approx(0.01 + 2 * _t(2) * 0.01)
 
 
-def test_coverage_gap_closed_straddle_is_inconclusive():
-    """Naive 0.80 -> corrected 0.90, SE 0.01 each: lift 0.10 +- 2 x 0.02 = [0.06, 0.14]
-    against half the gap, 0.5 x (0.95 - 0.80) = 0.075, straddles it: inconclusive (was
-    reproduced, "not contradicted"); a lift to 0.94 ([0.10, 0.18]) closes it. Power 2 x 2 x
-    0.02 = 0.08."""
-    claim = {**PATTERN, "share": 0.5}
-    gap_closed = CLAIMS.get("coverage_gap_closed")
-    [row] = gap_closed(claim, _summary(("boot", 0.80, 0.01), ("boot*", 0.90, 0.01)))
-    assert row["verdict"] == "inconclusive" and row["detectable"] == pytest.approx(0.08)
-    [row] = gap_closed(claim, _summary(("boot", 0.80, 0.01), ("boot*", 0.94, 0.01)))
+def test_a_share_of_the_gap_closed_straddle_is_inconclusive():
+    """Naive 0.80 -> corrected 0.90, SE 0.01 each: the lift 0.10 +- t(2) sqrt(2) 0.01 =
+    [0.072, 0.128] against half the gap, 0.5 x (0.95 - 0.80) = 0.075, straddles it:
+    inconclusive; a lift to 0.94 ([0.112, 0.168]) closes it. Power 2 t(2) sqrt(2) 0.01: the
+    SE of a difference is the root sum of squares."""
+    claim = {**PATTERN, "columns": ["boot*"], "than": {"column": {"boot*": "boot"}},
+             "compare": "above", "value": 0.95, "share_of_gap": 0.5}
+    [row] = cells(claim, _summary(("boot", 0.80, 0.01), ("boot*", 0.90, 0.01)))
+    assert row["verdict"] == "inconclusive"
+    assert row["detectable"] == pytest.approx(2 * _t(2) * np.sqrt(2) * 0.01)
+    [row] = cells(claim, _summary(("boot", 0.80, 0.01), ("boot*", 0.94, 0.01)))
     assert row["verdict"] == "reproduced"
 
 
-def test_coverage_order_is_a_difference_against_zero():
-    """boot* 0.90 vs boot 0.80 (SE 0.01 each): the difference 0.10 +- 2 x 0.02 lies above 0
-    (cell and mean alike); boot* 0.83: 0.03 +- 0.04 straddles 0 (inconclusive, was not
-    reproduced by the mean); boot* 0.70: -0.10 +- 0.04 lies below 0."""
-    claim = {**PATTERN, "pairs": [["boot*", "boot"]]}
-    order = CLAIMS.get("coverage_order")
-    for corrected, verdict in ((0.90, "reproduced"), (0.83, "inconclusive"),
+def test_a_column_order_is_a_difference_against_zero_per_column_row():
+    """boot* 0.90 vs boot 0.80 (SE 0.01 each): the difference 0.10 +- t(2) sqrt(2) 0.01
+    (0.028) lies above 0; boot* 0.82: 0.02 +- 0.028 straddles 0 (inconclusive); boot* 0.70:
+    -0.10 +- 0.028 lies below 0. One row per column, labelled with the order it claims."""
+    claim = {**PATTERN, "columns": ["boot*", "subs*"], "compare": "above", "rows": "column",
+             "than": {"column": {"boot*": "boot", "subs*": "subs"}}}
+    for corrected, verdict in ((0.90, "reproduced"), (0.82, "inconclusive"),
                                (0.70, "not reproduced")):
-        [row] = order(claim, _summary(("boot", 0.80, 0.01), ("boot*", corrected, 0.01)))
-        assert row["verdict"] == verdict
-        assert row["detectable"] == pytest.approx(0.08)
+        rows = cells(claim, _summary(("boot", 0.80, 0.01), ("boot*", corrected, 0.01),
+                                     ("subs", 0.70, 0.01), ("subs*", 0.90, 0.01)))
+        assert [r["method"] for r in rows] == ["boot* > boot", "subs* > subs"]
+        assert [r["verdict"] for r in rows] == [verdict, "reproduced"]
+        assert rows[0]["detectable"] == pytest.approx(2 * _t(2) * np.sqrt(2) * 0.01)
 
 
-def test_coverage_lowest_and_refits_trend_are_three_way():
-    """lm 0.80 vs rf 0.85 (SE 0.01 each): 0.80 - 0.85 +- 2 x 0.02 = [-0.09, -0.01] lies below
-    0 (lowest); rf 0.82: [-0.06, 0.02] straddles 0 (inconclusive, was not reproduced).
-    Coverage 0.90 at m = 2 falls to 0.80 at m = 30 (0.10 +- 0.04 above 0) as the width falls
-    (0.2 -> 0.1, no SE): reproduced; to 0.88 (0.02 +- 0.04) inconclusive."""
-    lowest = CLAIMS.get("coverage_lowest")
-    claim = {**PATTERN, "columns": ["boot"], "others": ["rf"]}
+def test_lowest_and_refits_trend_are_three_way():
+    """lm 0.80 vs rf 0.85 (SE 0.01 each): -0.05 +- 0.028 lies below 0 (lowest); rf 0.82:
+    -0.02 +- 0.028 straddles 0 (inconclusive). Coverage 0.90 at m = 2 falls to 0.80 at m = 30
+    (0.10 +- 0.028 above 0) as the width falls (0.2 -> 0.1, no SE): reproduced; to 0.88 (0.02
+    +- 0.028) inconclusive; a width that grows fails exactly."""
+    claim = {**PATTERN, "columns": ["boot"], "than": {"learner": ["rf"]}, "compare": "below"}
     for other, verdict in ((0.85, "reproduced"), (0.82, "inconclusive")):
         t = _summary(("boot", 0.80, 0.01), more=[_summary(("boot", other, 0.01), learner="rf")])
-        [row] = lowest(claim, t)
-        assert row["verdict"] == verdict and row["detectable"] == pytest.approx(0.08)
-    trend = CLAIMS.get("refits_trend")
-    claim = {**PATTERN, "columns": ["boot"], "m_from": 2, "m_to": 30}
-    for late, verdict in ((0.80, "reproduced"), (0.88, "inconclusive")):
-        t = _summary(("boot", 0.90, 0.01), m=2, width=0.2,
-                     more=[_summary(("boot", late, 0.01), m=30)])
-        [row] = trend(claim, t)
-        assert row["verdict"] == verdict and row["detectable"] == pytest.approx(0.08)
+        [row] = cells(claim, t)
+        assert row["verdict"] == verdict
+        assert row["detectable"] == pytest.approx(2 * _t(2) * np.sqrt(2) * 0.01)
+    claim = {**PATTERN, "columns": ["boot"], "widths": ["boot", "ideal"], "m": 2,
+             "than": {"m": 30}, "compare": "above"}
+    for late, late_width, verdict in ((0.80, 0.1, "reproduced"), (0.88, 0.1, "inconclusive"),
+                                      (0.80, 0.3, "not reproduced")):
+        t = _summary(("boot", 0.90, 0.01), ("ideal", 0.95, 0.01), m=2, width=0.2,
+                     more=[_summary(("boot", late, 0.01), ("ideal", 0.95, 0.01), m=30,
+                                    width=late_width)])
+        [row] = cells(claim, t)
+        assert row["verdict"] == verdict and row["method"] == "boot/ideal"
+        assert "3 cells" in row["reproduced"]  # the coverage drop and two width drops
 
 
-def test_coverage_table_has_no_verdict_from_one_repetition():
-    rows = CLAIMS.get("coverage_table")(CLAIM, _tables(0.41, np.inf))
-    assert rows[0]["verdict"] == "no data"
+def test_a_pattern_claims_own_columns_are_checked():
+    """``than.column`` may move only the claim's columns (``imlbench check`` says so)."""
+    errors = CLAIMS.get("coverage_cells").errors
+    assert errors({"columns": ["boot*"], "than": {"column": {"boot*": "boot"}}}) == []
+    [(key, message)] = errors({"columns": ["boot*"], "than": {"column": {"subs*": "subs"}}})
+    assert key == "than" and "subs*" in message
 
 
 @pytest.mark.parametrize(("form", "sign"), [("linear", -1), ("nonlinear", -1),

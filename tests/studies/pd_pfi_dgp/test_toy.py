@@ -1,5 +1,6 @@
 """The toy of Fig. 2 of the PD/PFI-of-the-DGP study: its DGP-PD, the method ``pd_uncertainty``,
-the claim kinds ``pd_variance_ratio`` and ``pd_bias``, and the figures 1 and 2."""
+the claim kind ``pd_variance_ratio``, the bias statistic ``pd_pfi_dgp.squared_bias`` of a
+``contrast`` claim, and the figures 1 and 2."""
 
 from __future__ import annotations
 
@@ -14,9 +15,10 @@ from imlbench.explain.api import METHODS, ExplainContext
 from imlbench.explain.estimands import truth_frame
 from imlbench.learners import fit_quietly, make_learner
 from imlbench.metrics.claims import CLAIMS, INCONCLUSIVE, REPRODUCED, Tables
-from imlbench.studies.pd_pfi_dgp.claims_toy import integrated_squared_bias
+from imlbench.stats import mean_and_se, t_multiplier
 from imlbench.studies.pd_pfi_dgp.dgp_toy import MEAN_SIN_X1, PdpUncertaintyToy
 from imlbench.studies.pd_pfi_dgp.methods_toy import fit_target_scaled, pd_with_se
+from imlbench.studies.pd_pfi_dgp.statistics import squared_bias_terms
 from imlbench.studies.pd_pfi_dgp.truth import pd_toy_truths
 
 Z = 4.0  # two-sided Monte Carlo bound: a correct value fails one check with probability 6e-5
@@ -136,9 +138,10 @@ def test_mc_standard_error_matches_the_spread_over_samples():
 
 
 def test_integrated_squared_bias_is_unbiased():
-    """Curves t + b(z) + model noise (correlated over z): B2 averages <b^2> over 2000
-    simulated sets of 10 refits within Z Monte Carlo SEs; the jackknife SE is not smaller
-    than the true SD of B2 (by more than the MC error of an SD, 2000 sets: 1.6%)."""
+    """Curves t + b(z) + model noise (correlated over z): B2, the mean of its first-order
+    terms, averages <b^2> over 2000 simulated sets of 10 refits within Z Monte Carlo SEs; the
+    delta-method SE (the terms' sd / sqrt(R)) estimates the true SD of B2 within 10% (the MC
+    error of an SD over 2000 sets is 1.6%)."""
     r = rng(8)
     grid = np.linspace(0, 1, 7)
     bias = 0.3 * np.sin(3 * grid)
@@ -146,12 +149,12 @@ def test_integrated_squared_bias_is_unbiased():
     b2s, ses = [], []
     for _ in range(2000):
         noise = r.normal(size=(10, 1)) + 0.5 * r.normal(size=(10, len(grid)))
-        b2, se = integrated_squared_bias(bias + noise)
+        b2, se = mean_and_se(pd.Series(squared_bias_terms(bias + noise)))
         b2s.append(b2)
         ses.append(se)
     b2s = np.array(b2s)
     assert abs(b2s.mean() - target) <= Z * b2s.std(ddof=1) / np.sqrt(len(b2s))
-    assert np.mean(ses) >= b2s.std(ddof=1) * (1 - Z * 0.016)
+    assert abs(np.mean(ses) / b2s.std(ddof=1) - 1) < 0.1
 
 
 def _curves(rep_values: np.ndarray, se: float, grid: np.ndarray, source: str = "train",
@@ -174,7 +177,12 @@ def _tables(other: pd.DataFrame, truth: pd.DataFrame | None = None) -> Tables:
 
 
 pd_variance_ratio = CLAIMS.get("pd_variance_ratio")
-pd_bias = CLAIMS.get("pd_bias")
+BIAS = {**CLAIM, "kind": "contrast", "source": "derived", "statistic": "pd_pfi_dgp.squared_bias",
+        "truth": "effects", "compare": "above", "k": 2}
+
+
+def bias_rows(claim: dict, t: Tables) -> list[dict]:
+    return CLAIMS.get("contrast")(claim, t)
 
 
 def test_variance_ratio_claim_fails_without_model_variance():
@@ -205,29 +213,29 @@ def test_bias_claim_needs_a_bias():
     truth = truth_frame("pd", "x1", np.sin(np.linspace(0, 10, 101)), x=np.linspace(0, 10, 101))
     r = rng(10)
     unbiased = np.sin(grid) + 0.3 * r.normal(size=(10, len(grid)))
-    row = pd_bias({**CLAIM, "z": 2}, _tables(_curves(unbiased, 0.1, grid), truth))[0]
-    # B2 = 0.002 +- 2 x 0.0045 straddles 0: inconclusive (was not reproduced)
+    row = bias_rows(BIAS, _tables(_curves(unbiased, 0.1, grid), truth))[0]
+    # B2 = 0.002 +- t(2) x 0.0045 straddles 0: inconclusive
     assert row["verdict"] == INCONCLUSIVE
     biased = unbiased + 0.8
-    row = pd_bias({**CLAIM, "z": 2}, _tables(_curves(biased, 0.1, grid), truth))[0]
+    row = bias_rows(BIAS, _tables(_curves(biased, 0.1, grid), truth))[0]
     assert row["verdict"] == REPRODUCED
-    assert pd_bias({**CLAIM}, _tables(_curves(biased, 0.1, grid)))[0]["verdict"] == "no data"
+    assert bias_rows(BIAS, _tables(_curves(biased, 0.1, grid)))[0]["verdict"] == "no data"
 
 
 def test_bias_claim_verdict_and_power_by_hand():
     """Errors e = 1, 2, 3 (constant over the grid, DGP-PD 0): B2 = 2 (1 2 + 1 3 + 2 3) / (3 2)
-    = 11/3; leave-one-out B2 = e_i e_j = 6, 3, 2 (mean 11/3), jackknife SE = sqrt(2/3 (49 + 4
-    + 25) / 9) = sqrt(52) / 3. With z = 2 the interval 11/3 +- 2 sqrt(52) / 3 = [-1.14, 8.47]
-    straddles 0: ``positive`` is inconclusive, ``zero`` reproduced; both detect departures
-    of 2 x 2 SE = 4 sqrt(52) / 3."""
+    = 11/3; each error times the mean of the others: v = 2.5, 4, 4.5 (mean 11/3, squared
+    deviations summing to 13/6), the delta-method SE 2 sd(v) / sqrt(3) = sqrt(13) / 3. With
+    k = 2 (t(2) = 3.9 on 2 df) the interval 11/3 +- 3.9 sqrt(13) / 3 straddles 0: ``above``
+    is inconclusive, ``equal`` reproduced; both detect departures of 2 t(2) SE."""
     grid = np.linspace(0, 10, 5)
     truth = truth_frame("pd", "x1", np.zeros(11), x=np.linspace(0, 10, 11))
     curves = _curves(np.array([1.0, 2.0, 3.0])[:, None] * np.ones(len(grid)), 0.1, grid)
-    for expect, verdict in (("positive", INCONCLUSIVE), ("zero", REPRODUCED)):
-        row = pd_bias({**CLAIM, "z": 2, "expect": expect}, _tables(curves, truth))[0]
+    for compare, verdict in (("above", INCONCLUSIVE), ("equal", REPRODUCED)):
+        row = bias_rows({**BIAS, "compare": compare}, _tables(curves, truth))[0]
         assert row["verdict"] == verdict
-        assert row["detectable"] == pytest.approx(4 * np.sqrt(52) / 3)
-        assert "B2 = 3.6667" in row["reproduced"]
+        assert row["detectable"] == pytest.approx(2 * float(t_multiplier(2, 2)) * np.sqrt(13) / 3)
+        assert "3.667 (SE 1.2" in row["reproduced"]
 
 
 def _write(df: pd.DataFrame, path: Path) -> Path:

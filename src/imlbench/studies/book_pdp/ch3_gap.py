@@ -3,19 +3,15 @@ the data (Figs 3.1, 3.2), the categorical simulation (Figs 3.22-3.24), extrapola
 gap (Figs 3.25, 3.26) and the hand-made "potato" prediction function (Figs 3.27, 3.28).
 
 The data are formula DGPs (the gap is the law truncated by ``exclude``), the PDPs, 2-D PDPs
-and association measures the layer's methods; this part adds one data method and two claim
-kinds:
+and association measures the layer's methods; this part adds one data method and one claim
+kind:
 
 ``gap_marginal`` (method, metric kind)  the law of each of ``features`` in the data against the
     normal law N(``mean``, ``sd``^2) it has without the gap: the sample mean (``mean:<f>``),
     the sample sd (``sd:<f>``) and the Kolmogorov-Smirnov distance
     sup_x |F_n(x) - Phi((x - mean) / sd)| (``ks:<f>``), so that the change of x2's marginal
-    law by the gap (ch. 3.1, Fig. 3.2) is measured per data set.
-``gap_metric_difference`` (claim kind)  a metric of the claim's scenario minus the same metric
-    of ``than_scenario`` (same learner and method): d = mean_A - mean_B over the repetitions,
-    SE = sqrt(SE_A^2 + SE_B^2) with SE = sd over the R repetitions / sqrt(R) (independent
-    data sets), compared with ``value`` as ``compare`` says (equal: |d - value| <= t' SE +
-    atol), t' the Student-t quantile with min(R_A, R_B) - 1 df at Phi(k).
+    law by the gap (ch. 3.1, Fig. 3.2) is measured per data set; a scenario's measure against
+    another's is a ``contrast`` of the layer's ``metric`` by ``difference``.
 ``surface_equals_f`` (claim kind)  a 2-D PDP equals a given function f of its two features at
     every point of its grid: the PD of S = {j, l} is (1/n) sum_i f(x_j, x_l, x_C^(i)), which is
     f(x_j, x_l) itself when C is empty (the book's "the two-dimensional PDP perfectly depicts
@@ -31,18 +27,8 @@ from scipy import stats
 
 from imlbench.dgp.expressions import ExpressionError, parse
 from imlbench.explain.api import DATA, FEATURES, ExplainContext, method
-from imlbench.metrics.claims import (
-    Check,
-    NoData,
-    Tables,
-    claim_kind,
-    claim_row,
-    estimates,
-    per_combo,
-)
-from imlbench.metrics.curve_claims import COMPARE, TOLERANCE
-from imlbench.params import feature_name, items, number, study_name, text
-from imlbench.stats import mean_and_se, t_multiplier
+from imlbench.metrics.claims import NoData, Tables, claim_kind, claim_row, per_combo
+from imlbench.params import feature_name, items, number, text
 
 
 def ks_distance(x: np.ndarray, mean: float, sd: float) -> float:
@@ -64,55 +50,6 @@ def _gap_marginal(ctx: ExplainContext, params: dict, rng: np.random.Generator) -
         rows += [(f"mean:{name}", float(np.mean(x))), (f"sd:{name}", float(np.std(x, ddof=1))),
                  (f"ks:{name}", ks_distance(x, params["mean"], params["sd"]))]
     return pd.DataFrame(rows, columns=["metric", "value"])
-
-
-def _metric_values(claim: dict, t: Tables, scenario: str, learner: str, method: str
-                   ) -> pd.Series | NoData:
-    """The values per repetition of the claim's ``metric`` in ``scenario``."""
-    moved = {**claim, "where": {**claim["where"], "scenario": scenario}}
-    r = estimates("other")(moved, t, learner, method)
-    if isinstance(r, NoData):
-        return NoData(r.reason or f"no estimates of {scenario}/{learner}/{method}")
-    held = r["metric"] if "metric" in r else pd.Series(dtype=str)
-    v = r.loc[held == claim["metric"], "value"].dropna()
-    if len(v) < 2:
-        return NoData(f"an SE needs metric {claim['metric']} in 2 repetitions or more; "
-                      f"{scenario}/{learner}/{method} has it in {len(v)}")
-    return v.reset_index(drop=True)
-
-
-@claim_kind("gap_metric_difference", params={
-    "metric": text(), "than_scenario": study_name("scenarios"), "value": number(0.0),
-    **COMPARE, **TOLERANCE})
-def gap_metric_difference(claim: dict, t: Tables) -> list[dict]:
-    """The claim's ``metric`` in its scenario minus the same in ``than_scenario``, against
-    ``value`` (see the module doc)."""
-    k, value, compare = claim["k"], claim["value"], claim["compare"]
-    atol = claim["atol"] if compare == "equal" else 0.0
-
-    def rows_of(claim: dict, t: Tables, learner: str, method: str) -> pd.Series | NoData:
-        return _metric_values(claim, t, claim["where"]["scenario"], learner, method)
-
-    def one(claim: dict, a: pd.Series, learner: str, method: str) -> dict | NoData:
-        b = _metric_values(claim, t, claim["than_scenario"], learner, method)
-        if isinstance(b, NoData):
-            return b
-        (ma, sa), (mb, sb) = mean_and_se(a), mean_and_se(b)
-        d, se = ma - mb, float(np.hypot(sa, sb))
-        df = min(len(a), len(b)) - 1
-        tk = float(t_multiplier(k, df))
-        test = {"equal": f"|d - {value:g}| <= t({k:g}) SE + {atol:g}",
-                "above": f"d - t({k:g}) SE > {value:g}",
-                "below": f"d + t({k:g}) SE < {value:g}"}[compare]
-        return claim_row(
-            claim, learner, method,
-            f"{claim['metric']}: {ma:.4g} (SE {sa:.2g}, {len(a)} reps) minus {mb:.4g} in "
-            f"{claim['than_scenario']} (SE {sb:.2g}, {len(b)} reps): d = {d:.4g}",
-            f"{test} (t({k:g}) = {tk:.3g}, {df} df; SE = sqrt(SE_A^2 + SE_B^2), SE = sd over "
-            f"reps / sqrt(reps))",
-            Check(d, tk * se, compare, value, atol, scale=max(abs(ma), abs(mb))))
-
-    return per_combo(claim, t, rows_of, one)
 
 
 #: the largest |surface - f| that floating-point rounding explains

@@ -5,7 +5,8 @@ process", xAI 2023.
 The study's DGPs (the toy of Sect. 5, the coverage simulation of Sect. 8, the application's
 data), the toy's closed-form DGP-PD, its methods (the per-refit values of the coverage
 simulation with their coverage summary, the toy's model-PD uncertainty, the application's
-learner- and model-level intervals) and its claim kinds; the figures are in :mod:`.figures`.
+learner- and model-level intervals), the statistics its ``contrast`` claims name and its claim
+kinds; the figures are in :mod:`.figures`.
 """
 
 from imlbench.studies.pd_pfi_dgp import (  # noqa: F401  (each module registers its entries)
@@ -18,5 +19,6 @@ from imlbench.studies.pd_pfi_dgp import (  # noqa: F401  (each module registers 
     methods_application,
     methods_refits,
     methods_toy,
+    statistics,
     truth,
 )

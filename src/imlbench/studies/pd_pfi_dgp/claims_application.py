@@ -1,23 +1,26 @@
 """Claim kinds of the application of Molnar et al. (PD and PFI and the data generating process,
-Sect. 9, Fig. 6), over the estimates of :mod:`imlbench.studies.pd_pfi_dgp.methods_application`.
+Sect. 9, Fig. 6), over the estimates of :mod:`imlbench.studies.pd_pfi_dgp.methods_application`,
+for the claims that are not one statistic per split against a value or another cell (those
+are ``contrast`` claims on the statistics of :mod:`.statistics`: the out-of-bag MSE, the
+forest's corrected t-test against the other learners, the learner-PD band's width at the ends
+of the grid).
 
-Two sorts of claims:
+- the paper's numbers for the red wine data: the corrected t-test intervals of the MSE
+  differences, the top features, alcohol against sulphates. A claim with ``needs: wine`` is
+  checked only when the estimates come from the wine file (``source: wine``); on the offline
+  substitute table it gives one row with the verdict "no data", saying why.
+- learner-level intervals are wider than model-level ones (PD and PFI), on whatever table ran.
 
-- the paper's numbers for the red wine data (out-of-bag MSEs, the corrected t-test intervals,
-  the top features, alcohol against sulphates). A claim with ``needs: wine`` is checked only
-  when the estimates come from the wine file (``source: wine``); on the offline substitute
-  table it gives one row with the verdict "no data", saying why.
-- the paper's general findings, checked on whatever table ran: the forest has the lowest MSE
-  (the corrected t interval of its MSE difference to each other learner lies below 0),
-  learner-level intervals are wider than model-level ones (PD and PFI), and learner-PD bands
-  widen at the ends of the feature's range.
-
-Tolerances come from the statistics themselves: for a published number from the same data,
-the resampling SE s / sqrt(m) of a mean over m splits (two such means differ by sqrt(2) of
-it); for a published interval, its half-width and ours; for a ratio of interval widths, the
-jackknife SE over the m refits. ``z`` (default 2) multiplies the SEs. Verdicts and power are
-those of :class:`imlbench.metrics.claims.Check` (power: margin + 2 half): an interval that
-straddles a one-sided bound, or two intervals that overlap where the claim orders them, give
+Why these stay kinds: a published interval is compared by its midpoint (a mean over splits,
+by the kit's prediction interval) and its half-width (a spread over splits against a printed
+number, which no test of the kit takes); the top features and the separation of two features
+compare the intervals of one run as printed (an exact set, overlapping intervals); the width
+ratio divides a spread over refits (the learner-level width) by the model-level width, a
+fixed number of another method whose per-row values are not stored, so neither
+``spread_ratio`` (two spreads) nor ``log_ratio`` (two means) applies: its SE is the jackknife
+over the refits. ``k`` (default 2) multiplies the SEs. Verdicts and power are those of
+:class:`imlbench.metrics.claims.Check` (power: margin + 2 half): an interval that straddles a
+one-sided bound, or two intervals that overlap where the claim orders them, give
 ``inconclusive``.
 
 Claims that compare the learner level with the model level name both methods in
@@ -26,19 +29,19 @@ Claims that compare the learner level with the model level name both methods in
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import numpy as np
 import pandas as pd
 
 from imlbench.metrics.claims import Check, Tables, as_list, claim_kind, claim_row, select_rows
+from imlbench.metrics.contrasts import jackknife_se, prediction_check, sd_se
 from imlbench.params import REQUIRED, choice, feature_name, items, number, study_name, table
 from imlbench.stats import t_halfwidth
 from imlbench.studies.pd_pfi_dgp.dgp_application import SOURCES
+from imlbench.studies.pd_pfi_dgp.statistics import source_gap, split_mse
 
 #: the table a claim's published values are for (null: any table)
 NEEDS = {"needs": choice(None, SOURCES, nullable=True)}
-Z = {"z": number(2.0, minimum=0)}
+K = {"k": number(2.0, minimum=0)}
 
 
 def _where(claim: dict) -> tuple[str, list[str], list[str]]:
@@ -55,41 +58,17 @@ def _sub(claim: dict, published: str) -> dict:
     return {**claim, "published": published}
 
 
-def _not_checkable(claim: dict, learner: str, method: str, source: str) -> dict | None:
-    """The "no data" row of a claim that ``needs`` data other than ``source``, else None."""
-    need = claim["needs"]
-    if need is None or source == need:
-        return None
-    return claim_row(claim, learner, method, "not checkable", "", None,
-                     f"the run uses the table {source!r}, the published value is for the "
-                     f"{need} data (set the scenario's source: {need} and its path)")
-
-
-def _source(est: pd.DataFrame) -> str:
-    return str(est["source"].iloc[0]) if "source" in est.columns and len(est) else ""
-
-
 def _guard(claim: dict, est: pd.DataFrame, learner: str, method: str) -> dict | None:
     """A "no data" row when the estimates are missing or come from the wrong table."""
     if est.empty:
         return claim_row(claim, learner, method, "", "", None)
-    return _not_checkable(claim, learner, method, _source(est))
-
-
-def _mse(est: pd.DataFrame) -> pd.Series:
-    return est[est["quantity"] == "mse"].sort_values(["rep", "split"]).set_index(
-        ["rep", "split"])["value"]
+    gap = source_gap(est, claim["needs"])
+    return None if gap is None else claim_row(claim, learner, method, "not checkable", "",
+                                               None, gap.reason)
 
 
 def _rows(est: pd.DataFrame, quantity: str) -> pd.DataFrame:
     return est[est["quantity"] == quantity]
-
-
-def jackknife_se(values: np.ndarray, stat: Callable[[np.ndarray], float]) -> float:
-    """Jackknife SE over the first axis (the refits) of ``stat(values)``."""
-    m = len(values)
-    loo = np.array([stat(np.delete(values, d, axis=0)) for d in range(m)])
-    return float(np.sqrt((m - 1) / m * np.sum((loo - loo.mean()) ** 2)))
 
 
 def _refits(est: pd.DataFrame, quantity: str) -> np.ndarray:
@@ -100,89 +79,51 @@ def _refits(est: pd.DataFrame, quantity: str) -> np.ndarray:
     return r.pivot_table(index="split", columns=key, values="value", sort=False).to_numpy()
 
 
-@claim_kind("pd_pfi_mse", params={**NEEDS, **Z, "values": table(value=number(minimum=0))})
-def pd_pfi_mse(claim: dict, t: Tables) -> list[dict]:
-    """The mean out-of-bag MSE of each learner of ``values`` (published numbers): |ours -
-    published| <= z sqrt(2) s / sqrt(m), s the SD of the per-split MSEs (both numbers are
-    means over m bootstrap splits of the same data); verdict and power per
-    :class:`imlbench.metrics.claims.Check` (ours +- z sqrt(2) SE equal to the published
-    value, relative to it)."""
-    z = claim["z"]
-    sc, _, (m_name, *_) = _where(claim)
-    rows = []
-    for learner, published in claim["values"].items():
-        sub = _sub(claim, f"{learner}: {published:g}")
-        est = _est(t, sc, learner, m_name)
-        if (row := _guard(sub, est, learner, m_name)) is not None:
-            rows.append(row)
-            continue
-        mse = _mse(est)
-        se = float(mse.std(ddof=1) / np.sqrt(len(mse)))
-        tol = z * np.sqrt(2) * se
-        rows.append(claim_row(sub, learner, m_name,
-                              f"{mse.mean():.3f} (SE over {len(mse)} splits {se:.4f})",
-                              f"|gap| <= {z:g} sqrt(2) SE = {tol:.3f}",
-                              Check(float(mse.mean()), tol, "equal", published,
-                                    scale=published)))
-    return rows
-
-
 @claim_kind("pd_pfi_mse_difference", params={
-    **NEEDS, **Z, "best": study_name("learners"), "expect": choice("negative", ("negative",)),
-    "intervals": table(value=items(number(), length=2), default={})})
+    **NEEDS, **K, "best": study_name("learners"),
+    "intervals": table(value=items(number(), length=2))})
 def pd_pfi_mse_difference(claim: dict, t: Tables) -> list[dict]:
     """The corrected resampled t-test of ``best`` against each other learner of
-    ``where.learner``: the mean paired MSE difference (best - other) over the shared splits
-    and its interval mean +- t_{m-1} sqrt((1/m + c) s^2).
+    ``where.learner`` against its published interval (``intervals``: {learner: [lo, hi]}):
+    the mean paired MSE difference d (best - other) over the shared splits, with its interval
+    mean +- t_{m-1} sqrt((1/m + c) s^2).
 
-    Without ``intervals`` the interval lies below 0 (``expect: negative``, the only
-    expectation). With ``intervals`` ({learner: [lo, hi]}, published) the midpoint and
-    half-width each lie within z sqrt(2) of their resampling SEs from the published ones:
-    s / sqrt(m) for the midpoint, half-width / sqrt(2 (m - 1)) for the half-width (the
-    relative SE of a sample SD).
-
-    Verdict and power per :class:`imlbench.metrics.claims.Check`: the corrected t interval
-    below 0 (relative to the mean MSE of ``best``), or the midpoint and half-width, each +- its
-    tolerance, equal to the published ones."""
+    The midpoint is the mean of d over m splits, as the published one (the paper's m = 15):
+    the kit's prediction interval of a mean of m further splits,
+    :func:`imlbench.metrics.contrasts.prediction_check` (t' s sqrt(1/m + 1/m)). The half-width
+    is a spread of d against a printed number: within k sqrt(2) of its normal-theory SE
+    half-width / sqrt(2 (m - 1)) (the relative SE of a sample SD; the kit has no test of one
+    spread against a value). Verdict and power per :class:`imlbench.metrics.claims.Check`:
+    both parts, each +- its tolerance, equal to the published ones."""
     from imlbench.studies.pd_pfi_dgp.methods_application import corrected_t_interval
 
-    z = claim["z"]
+    k = claim["k"]
     sc, learners, (m_name, *_) = _where(claim)
     best = claim["best"]
-    published = claim["intervals"]
     rows = []
-    for other in [lrn for lrn in learners if lrn != best]:
-        pub = published.get(other)
-        sub = _sub(claim, f"{best} - {other}: [{pub[0]:g}, {pub[1]:g}]" if pub
-                   else claim["published"])
+    for other in [lrn for lrn in learners if lrn != best and lrn in claim["intervals"]]:
+        pub = claim["intervals"][other]
+        sub = _sub(claim, f"{best} - {other}: [{pub[0]:g}, {pub[1]:g}]")
         a, b = _est(t, sc, best, m_name), _est(t, sc, other, m_name)
         guards = [r for r in (_guard(sub, a, other, m_name), _guard(sub, b, other, m_name))
                   if r is not None]
         if guards:
             rows.append(guards[0])
             continue
-        d = (_mse(a) - _mse(b)).dropna().to_numpy()
+        d = (split_mse(a) - split_mse(b)).dropna()
         c = float(a["c"].dropna().iloc[0])
         alpha = float(a["alpha"].dropna().iloc[0])
-        mean, se, lo, hi = corrected_t_interval(d, c, alpha)
-        ours = (f"{mean:.4f} [{lo:.4f}, {hi:.4f}] (corrected SE {se:.4f}, {len(d)} splits, "
-                f"c = {c:.3f})")
-        if pub is None:
-            rows.append(claim_row(sub, other, m_name, ours, "upper limit < 0",
-                                  Check(mean, hi - mean, "below", 0.0,
-                                        scale=float(_mse(a).mean()))))
-            continue
-        naive = float(np.std(d, ddof=1) / np.sqrt(len(d)))
+        mean, se, lo, hi = corrected_t_interval(d.to_numpy(), c, alpha)
         half, pub_mid, pub_half = (hi - lo) / 2, (pub[0] + pub[1]) / 2, (pub[1] - pub[0]) / 2
-        tol_mid = z * np.sqrt(2) * naive
-        tol_half = z * np.sqrt(2) * half / np.sqrt(2 * (len(d) - 1))
-        check = Check.joint([Check(mean, tol_mid, "equal", pub_mid),
-                             Check(half, tol_half, "equal", pub_half)])
+        mid_check, mid_text = prediction_check(d, pub_mid, k, 0.0, runs=len(d))
+        tol_half = k * np.sqrt(2) * sd_se(half, len(d))
         rows.append(claim_row(
-            sub, other, m_name, ours,
-            f"|midpoint gap| {abs(mean - pub_mid):.4f} <= {tol_mid:.4f}, |half-width gap| "
-            f"{abs(half - pub_half):.4f} <= {tol_half:.4f} ({z:g} sqrt(2) resampling SEs)",
-            check))
+            sub, other, m_name,
+            f"{mean:.4f} [{lo:.4f}, {hi:.4f}] (corrected SE {se:.4f}, {len(d)} splits, "
+            f"c = {c:.3f})",
+            f"midpoint: {mid_text}; |half-width gap| {abs(half - pub_half):.4f} <= "
+            f"{tol_half:.4f} ({k:g} sqrt(2) normal-theory SEs of a half-width)",
+            Check.joint([mid_check, Check(half, tol_half, "equal", pub_half)])))
     return rows
 
 
@@ -270,14 +211,14 @@ def _widths(est: pd.DataFrame, quantity: str) -> np.ndarray:
 
 
 @claim_kind("pd_pfi_width_ratio",
-            params={**NEEDS, **Z, "quantity": choice(REQUIRED, ("pd", "pfi"))})
+            params={**NEEDS, **K, "quantity": choice(REQUIRED, ("pd", "pfi"))})
 def pd_pfi_width_ratio(claim: dict, t: Tables) -> list[dict]:
     """Learner-level intervals (first method) are wider than model-level ones (second) for
-    ``quantity`` (pd or pfi): R = mean learner width / mean model width, R - z SE > 1, SE the
+    ``quantity`` (pd or pfi): R = mean learner width / mean model width, R - k SE > 1, SE the
     jackknife SE of R over the refits (the model widths held fixed: their own relative error,
     about 1 / sqrt(2 n2), is negligible); verdict and power per
-    :class:`imlbench.metrics.claims.Check` (R +- z SE above 1)."""
-    z = claim["z"]
+    :class:`imlbench.metrics.claims.Check` (R +- k SE above 1)."""
+    k = claim["k"]
     sc, (learner, *_), (lm_name, mm_name) = _where(claim)
     q = claim["quantity"]
     le, me = _est(t, sc, learner, lm_name), _est(t, sc, learner, mm_name)
@@ -298,35 +239,7 @@ def pd_pfi_width_ratio(claim: dict, t: Tables) -> list[dict]:
     return [claim_row(claim, learner, lm_name,
                       f"width ratio learner/model {r:.2f} (jackknife SE {se:.2f}; mean widths "
                       f"{np.mean(_widths(le, q)):.4g} vs {model_width:.4g})",
-                      f"ratio - {z:g} SE = {r - z * se:.2f} > 1",
-                      Check(r, z * se, "above", 1.0, scale=1.0))]
+                      f"ratio - {k:g} SE = {r - k * se:.2f} > 1",
+                      Check(r, k * se, "above", 1.0, scale=1.0))]
 
 
-@claim_kind("pd_pfi_pd_extremes",
-            params={**NEEDS, **Z, "share": number(0.1, minimum=0, maximum=0.5)})
-def pd_pfi_pd_extremes(claim: dict, t: Tables) -> list[dict]:
-    """The learner-PD band is wider at the ends of the grid (the lowest and highest ``share``
-    of its points, default 0.1) than inside: R = mean half-width at the ends / inside (the
-    ratio of the refits' SDs), R - z SE > 1, SE the jackknife SE over the refits; verdict and
-    power per :class:`imlbench.metrics.claims.Check` (R +- z SE above 1)."""
-    z = claim["z"]
-    sc, (learner, *_), (m_name, *_) = _where(claim)
-    est = _est(t, sc, learner, m_name)
-    if (row := _guard(claim, est, learner, m_name)) is not None:
-        return [row]
-    values = _refits(est, "pd")
-    g = values.shape[1]
-    k = max(1, int(round(claim["share"] * g)))
-    ends = np.r_[np.arange(k), np.arange(g - k, g)]
-    inner = np.arange(k, g - k)
-
-    def ratio(v: np.ndarray) -> float:
-        sd = v.std(axis=0, ddof=1)
-        return float(sd[ends].mean() / sd[inner].mean())
-
-    r, se = ratio(values), jackknife_se(values, ratio)
-    return [claim_row(claim, learner, m_name,
-                      f"band width at the {2 * k} outer grid points / the {len(inner)} inner "
-                      f"ones {r:.2f} (jackknife SE {se:.2f})",
-                      f"ratio - {z:g} SE = {r - z * se:.2f} > 1",
-                      Check(r, z * se, "above", 1.0, scale=1.0))]

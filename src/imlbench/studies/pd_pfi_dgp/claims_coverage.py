@@ -1,37 +1,56 @@
-"""Claims on the coverage of learner-level PD bands and PFI intervals (Molnar et al., "Relating
-the PDP and PFI to the data generating process", Sect. 8, Tables 1-2, Figs. 3-5 and 7-14).
+"""The pattern claims on the coverage of learner-level PD bands and PFI intervals (Molnar et
+al., "Relating the PDP and PFI to the data generating process", Sect. 8, Figs. 3-5 and 7-14):
+statements about every cell of the simulation ("naive intervals under-cover in every cell",
+"the correction lifts coverage", "bootstrap covers more than subsampling", ...). A published
+number of Tables 1-2 is a ``contrast`` claim of its own on the statistic
+``pd_pfi_dgp.coverage`` (:mod:`.statistics`); a pattern is a kind because its row joins the
+tests of many cells (scenarios, quantities, columns, other learners), which a ``contrast``
+claim, one cell against a value or one other cell, does not.
 
-Coverages come from the study's summary table (``metrics/summary.parquet``, written by the
-summaries job with :func:`imlbench.studies.pd_pfi_dgp.summaries.summarise`, the ``summarise``
-of method ``learner_refits``): per cell the mean over repetitions of the share of covering
-intervals, with its standard error SE over repetitions. A published coverage c_pub, rounded
-to two decimals, is reproduced when |c - c_pub| <= z SE + 0.005 (the half-unit of the
-rounding). Table columns are named as the paper's: boot, subs (naive variance), boot*, subs*
-(corrected) and ideal.
-
-Every kind's verdict and power are those of :class:`imlbench.metrics.claims.Check` (power:
-margin + 2 half, relative to 1, coverages being shares): an interval c +- z SE (or a
-difference of two coverages with the sum of their SEs) per cell against its bound; a pattern
-claim's row joins the checks of its cells (:meth:`~imlbench.metrics.claims.Check.joint`), so
-a cell whose interval straddles its bound makes it ``inconclusive``.
+``coverage_cells`` judges every cell of a claim with the comparison kit's tests on that
+statistic: the scenarios ``over`` (null: ``where.scenario``), the ``quantity`` (pd, pfi or
+both) and the ``columns`` (boot, boot*, subs, subs*, ideal) at ``m`` refits, for each learner
+of ``where``. Without ``than`` a cell's coverage is tested against ``value``
+(:func:`imlbench.metrics.contrasts.one_sample`); with ``than`` its difference to the cell
+``than`` moves it to (``column``: a mapping from the claim's columns to the other ones;
+``learner``: each learner of a list; ``m``) is tested against ``value``
+(:func:`imlbench.metrics.contrasts.difference`: the summary keeps no repetitions to pair, so
+the two coverages are taken as independent, SE sqrt(SE_a^2 + SE_b^2), conservative for two
+columns or refit counts of one simulation, which share their repetitions and are positively
+correlated). ``share_of_gap`` s makes the claimed difference s (``value`` - the other cell's
+coverage): the share of the other cell's gap to ``value`` that the difference closes.
+``widths`` adds, for those columns, the exact comparison of the mean widths of the two cells,
+their difference against 0 in the claim's direction (the summary gives a width without SE).
+A row joins the checks of its cells (:meth:`~imlbench.metrics.claims.Check.joint`): one row
+per learner, or with ``rows: column`` one per learner and column; a cell whose interval
+straddles its bound makes the row ``inconclusive``; cells without a summary row or with fewer
+than two repetitions are left out.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import partial
-
-import numpy as np
-import pandas as pd
+from collections.abc import Mapping
+from typing import Any
 
 from imlbench.metrics.claims import (
     INCONCLUSIVE,
     NOT_REPRODUCED,
     Check,
+    NoData,
     Tables,
     as_list,
     claim_kind,
     claim_row,
+)
+from imlbench.metrics.contrasts import (
+    COMPARES,
+    Cell,
+    Judged,
+    K,
+    Sample,
+    difference,
+    few,
+    one_sample,
 )
 from imlbench.params import (
     REQUIRED,
@@ -44,288 +63,169 @@ from imlbench.params import (
     table,
     text,
 )
+from imlbench.studies.pd_pfi_dgp.statistics import (
+    COLUMN,
+    QUANTITIES,
+    QUANTITY,
+    coverage,
+    summary_row,
+)
 
-#: the paper's table columns: (strategy, corrected)
-COLUMNS = {"boot": ("bootstrap", False), "boot*": ("bootstrap", True),
-           "subs": ("subsampling", False), "subs*": ("subsampling", True),
-           "ideal": ("ideal", False)}
-ROUNDING = 0.005
-NOMINAL = 0.95
-QUANTITIES = ("pd", "pfi")
-
-COLUMN = choice(REQUIRED, tuple(COLUMNS))
-QUANTITY = choice(REQUIRED, QUANTITIES)
-Z = {"z": number(2.0, minimum=0)}
-#: the cells of a pattern claim: the scenarios ``over`` (null: ``where.scenario``) and the
-#: ``quantity`` (one or a list)
-CELLS = {"over": items(text(), None, nullable=True),
-         "quantity": either(QUANTITY, items(QUANTITY), default=list(QUANTITIES)), **Z}
-#: the number of refits of the cells
-M = {"m": integer(15, minimum=2)}
-SOME_COLUMNS = {"columns": items(COLUMN)}
-LEVEL = {"level": number(NOMINAL, minimum=0, maximum=1)}
+#: the other cell of a pattern claim: what moves (see the module doc)
+THAN = table({"column": table(value=COLUMN), "learner": items(study_name("learners")),
+              "m": integer(minimum=2)}, None, nullable=True)
+#: the sign a per-column row's label shows for each comparison
+SIGNS = {"equal": "=", "above": ">", "below": "<", "at_least": ">=", "at_most": "<="}
 
 
-def cell(t: Tables, scenario: str, learner: str, quantity: str, column: str, m: int
-         ) -> pd.Series | None:
-    """The summary row of one coverage cell, or None when it was not run."""
-    s = t.summary
-    if s.empty:
+def _errors(claim: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The columns a ``than.column`` mapping moves must be the claim's."""
+    moved = set((claim.get("than") or {}).get("column") or {})
+    extra = sorted(moved - set(claim.get("columns") or []) - set(claim.get("widths") or []))
+    return [("than", f"than.column moves {', '.join(extra)}, no column of the claim; allowed: "
+                     f"{', '.join(claim.get('columns') or [])}")] if extra else []
+
+
+def _others(claim: dict, cell: Cell) -> list[Cell]:
+    """The cells ``than`` moves ``cell`` to (none without ``than``)."""
+    than = claim["than"]
+    if not than:
+        return []
+    column = (than.get("column") or {}).get(cell.params["column"], cell.params["column"])
+    params = {**cell.params, "column": column, "m": than.get("m", cell.params["m"])}
+    return [Cell(cell.scenario, lrn, cell.method, params)
+            for lrn in than.get("learner") or [cell.learner]]
+
+
+def _sample(cell: Cell, t: Tables) -> Sample | NoData:
+    """The coverage of ``cell``, or why it gives no SE."""
+    got = coverage(cell, t)
+    if isinstance(got, NoData):
+        return got
+    return few(got.moments()[2], 2, got.what, f"{cell.scenario}/{cell.learner}") or got
+
+
+def _judged(claim: dict, a: Sample, b: Sample | None, other: Cell | None) -> Judged:
+    """A cell's check: ``a`` against ``value``, or ``a`` - ``b`` against it (see the module
+    doc)."""
+    k, compare = claim["k"], claim["compare"]
+    if b is None:
+        return one_sample(a, claim["value"], k=k, compare=compare, atol=claim["atol"])
+    value = claim["value"]
+    if claim["share_of_gap"] is not None:
+        value = claim["share_of_gap"] * (value - b.moments()[0])
+    return difference(a, b, f"{other.learner} {other.params['column']} m{other.params['m']}",
+                      value, k=k, compare=compare, atol=claim["atol"])
+
+
+def _width_check(t: Tables, cell: Cell, other: Cell, compare: str
+                 ) -> tuple[str, Check] | None:
+    """The exact comparison of the two cells' mean widths, their difference against 0 as
+    ``compare`` says (None: a cell is missing or has fewer than two repetitions)."""
+    rows = [summary_row(t, c.scenario, c.learner, c.params["quantity"], c.params["column"],
+                        c.params["m"]) for c in (cell, other)]
+    if any(isinstance(r, NoData) or r["reps"] < 2 for r in rows):
         return None
-    strategy, corrected = COLUMNS[column]
-    hit = s[(s["scenario"] == scenario) & (s["learner"] == learner) & (s["quantity"] == quantity)
-            & (s["strategy"] == strategy) & (s["corrected"] == corrected) & (s["m"] == m)]
-    return None if hit.empty else hit.iloc[0]
+    a, b = (float(r["width"]) for r in rows)
+    return (f"{cell.scenario} {cell.params['quantity']} {cell.params['column']} width "
+            f"{a:.3f} -> {b:.3f}", Check(a - b, 0.0, compare, 0.0))
 
 
-def cell_gap(t: Tables, scenario: str, learner: str, quantity: str, column: str, m: int) -> str:
-    """Why a coverage cell cannot be checked: no summary row, or too few repetitions for its
-    SE; "" when it can."""
-    row = cell(t, scenario, learner, quantity, column, m)
-    if row is not None:
-        reps = int(row["reps"])
-        return "" if np.isfinite(row["coverage_se"]) else (
-            f"{scenario} has {reps} repetition{'s' * (reps != 1)} in this profile: a coverage "
-            "SE needs 2")
-    s = t.summary
-    ms = s.loc[(s["scenario"] == scenario) & (s["learner"] == learner), "m"] if len(s) else s
-    if not len(ms):
-        return f"metrics/summary.parquet has no rows of {scenario}/{learner}"
-    return (f"metrics/summary.parquet has no cell {scenario} {learner} {quantity} {column} at "
-            f"m = {m} (this profile runs m = {ms.min()} to {ms.max()})")
-
-
-def _first_gap(claim: dict, t: Tables, learners: list[str], columns: list[str], ms: list[int]
-               ) -> str:
-    """Why none of the claim's cells (its scenarios and quantities, ``learners``, ``columns``
-    and refit counts ``ms``) can be checked: the first cell that cannot, those of the
-    (scenario, learner) pairs the summary holds first (``over`` may name scenarios that do not
-    fit every learner)."""
-    cells = [(sc, learner, q, col, m) for sc in claim["over"] or [claim["where"]["scenario"]]
-             for learner in learners for q in as_list(claim["quantity"])
-             for col in columns for m in ms]
-    s = t.summary
-    ran = set(zip(s["scenario"], s["learner"], strict=True)) if len(s) else set()
-    cells.sort(key=lambda c: c[:2] not in ran)
-    return next((gap for c in cells if (gap := cell_gap(t, *c))), "")
-
-
-@claim_kind("coverage_table", params={
-    "values": table(value=number(minimum=0, maximum=1)), "quantity": QUANTITY, **M, **Z})
-def coverage_table(claim: dict, t: Tables) -> list[dict]:
-    """One row per table column of ``values``: published vs reproduced coverage at m refits,
-    |c - c_pub| <= z SE + 0.005; verdict and power per :class:`imlbench.metrics.claims.Check`
-    (c +- z SE equal to c_pub up to the rounding 0.005). SE is that of the summary (spread
-    over repetitions and the coverage target's Monte Carlo error, :mod:`.summaries`); the
-    paper's 10,000 repetitions and target runs make its own error negligible. The study's
-    table claims use z = 3: a two-sided test at 0.27%, so that a cell the paper got right
-    keeps its verdict under three seeds with probability 0.99 (at z = 2 one such cell in
-    eight would change)."""
-    z = claim["z"]
-    sc, learner = claim["where"]["scenario"], claim["where"]["learner"]
-    rows = []
-    for column, published in claim["values"].items():
-        row = cell(t, sc, learner, claim["quantity"], column, claim["m"])
-        gap = cell_gap(t, sc, learner, claim["quantity"], column, claim["m"])
-        base = claim_row(claim, learner, column, "", "", None, gap) | {
-            "published": f"{published:.2f}"}
-        if gap:
-            rows.append(base)
-            continue
-        tol = z * row["coverage_se"] + ROUNDING
-        check = Check(row["coverage"], z * row["coverage_se"], "equal", published, ROUNDING,
-                      scale=1.0)
-        rows.append(base | claim_row(
-            claim, learner, column, f"{row['coverage']:.3f} (SE {row['coverage_se']:.3f}, "
-            f"{int(row['reps'])} reps)", f"|diff| <= {z:g} SE + {ROUNDING} = {tol:.3f}", check,
-        ) | {"published": f"{published:.2f}"})
-    return rows
-
-
-def _cells(claim: dict, t: Tables, learner: str, columns: list[str], m: int
-           ) -> list[tuple[str, str, dict[str, pd.Series]]]:
-    """(scenario, quantity, {column: summary row}) for every scenario of ``over`` and quantity
-    where all ``columns`` were run."""
-    out = []
+def _cell_checks(claim: dict, t: Tables, learner: str, columns: list[str], widths: list[str]
+                 ) -> tuple[list[tuple[str, Check]], list[tuple[tuple[str, str], str]]]:
+    """(description, check) of every cell of ``learner`` and ``columns`` (and the width
+    comparisons of ``widths``), and the ((scenario, learner), reason) of the cells left out."""
+    checks, gaps = [], []
     for sc in claim["over"] or [claim["where"]["scenario"]]:
         for q in as_list(claim["quantity"]):
-            rows = {c: cell(t, sc, learner, q, c, m) for c in columns}
-            if all(r is not None and np.isfinite(r["coverage_se"]) for r in rows.values()):
-                out.append((sc, q, rows))
-    return out
+            for col in dict.fromkeys(columns + widths):
+                cell = Cell(sc, learner, claim["where"]["method"],
+                            {"column": col, "quantity": q, "m": claim["m"]})
+                a = _sample(cell, t)
+                if isinstance(a, NoData):
+                    gaps.append(((sc, learner), a.reason))
+                    continue
+                for other in _others(claim, cell) or [None]:
+                    b = None if other is None else _sample(other, t)
+                    if isinstance(b, NoData):
+                        gaps.append(((sc, other.learner), b.reason))
+                        continue
+                    if col in columns:
+                        judged = _judged(claim, a, b, other)
+                        checks.append((f"{sc} {judged.reproduced}", judged.check))
+                    if col in widths and other is not None:
+                        checks += [w for w in [_width_check(t, cell, other, claim["compare"])] if w]
+    return checks, gaps
 
 
-def _pattern_row(claim: dict, learner: str, label: str, checks: list[tuple[str, Check]],
-                 gap: Callable[[], str]) -> dict:
-    """The row of a pattern claim from its ``checks`` (a description and a check per cell, all
-    of one ``compare``), joined into one :class:`~imlbench.metrics.claims.Check` (relative to
-    1); with none, "no data" and ``gap()``."""
+def _reason(t: Tables, gaps: list[tuple[tuple[str, str], str]]) -> str:
+    """Why a row has no cell: the first cell left out, those of the (scenario, learner) pairs
+    the summary holds first (``over`` may name scenarios that do not fit every learner)."""
+    s = t.summary
+    ran = set(zip(s["scenario"], s["learner"], strict=True)) if len(s) else set()
+    return next((why for pair, why in sorted(gaps, key=lambda g: g[0] not in ran) if why), "")
+
+
+def _row(claim: dict, learner: str, label: str, checks: list[tuple[str, Check]], reason: str,
+         tolerance: str) -> dict:
+    """The row of ``checks`` (a description and a check per cell, all of one ``compare``),
+    joined into one :class:`~imlbench.metrics.claims.Check` (relative to 1, coverages being
+    shares); with none, "no data" and ``reason``."""
     if not checks:
-        return claim_row(claim, learner, label, "", "", None, gap())
+        return claim_row(claim, learner, label, "", "", None, reason)
     verdicts = [c.verdict() for _, c in checks]
     failed = [d for (d, _), v in zip(checks, verdicts, strict=True) if v == NOT_REPRODUCED]
     straddle = [d for (d, _), v in zip(checks, verdicts, strict=True) if v == INCONCLUSIVE]
     held = len(checks) - len(failed) - len(straddle)
     shown = ([f"failing: {'; '.join(failed[:3])}"] if failed else []) + (
         [f"undecided: {'; '.join(straddle[:3])}"] if straddle else [])
-    return claim_row(
-        claim, learner, label,
-        f"{held} of {len(checks)} cells hold; "
-        + ("; ".join(shown) if shown else f"e.g. {checks[0][0]}"),
-        claim["tolerance_text"], Check.joint([c for _, c in checks], scale=1.0),
-    )
+    return claim_row(claim, learner, label,
+                     f"{held} of {len(checks)} cells hold; "
+                     + ("; ".join(shown) if shown else f"e.g. {checks[0][0]}"),
+                     tolerance, Check.joint([c for _, c in checks], scale=1.0))
 
 
-def _column_checks(claim: dict, t: Tables, check: Callable[[pd.Series], Check],
-                   tolerance: str) -> list[dict]:
-    """One row per learner: ``check(row)`` for every cell and column of ``columns``."""
-    claim = {**claim, "tolerance_text": tolerance}
+def _tolerance(claim: dict) -> str:
+    k, value, compare = claim["k"], claim["value"], claim["compare"]
+    of = "coverage" if not claim["than"] else "difference to the other cell"
+    target = (f"{claim['share_of_gap']:g} x ({value:g} - the other cell's coverage)"
+              if claim["share_of_gap"] is not None else f"{value:g}")
+    bound = {"equal": f"|{of} - {target}| <= t({k:g}) SE + {claim['atol']:g}",
+             "above": f"{of} - t({k:g}) SE > {target}",
+             "below": f"{of} + t({k:g}) SE < {target}",
+             "at_least": f"{of} + t({k:g}) SE >= {target}",
+             "at_most": f"{of} - t({k:g}) SE <= {target}"}[compare]
+    widths = "; mean width of the first above that of the other (exact)" if claim["widths"] \
+        else ""
+    return (f"every cell: {bound}{widths} (t({k:g}): the t quantile at Phi({k:g}) with the "
+            f"cell's repetitions - 1 df; SE: the summary's, over repetitions and of the "
+            f"coverage target" + ("; of a difference sqrt(SE_a^2 + SE_b^2)" if claim["than"]
+                                  else "") + ")")
+
+
+@claim_kind("coverage_cells", params={
+    "columns": items(COLUMN), "widths": items(COLUMN, []),
+    "quantity": either(QUANTITY, items(QUANTITY), default=list(QUANTITIES)),
+    "over": items(text(), None, nullable=True), "m": integer(15, minimum=2), "than": THAN,
+    "compare": choice(REQUIRED, COMPARES), "value": number(0.0), "atol": number(0.0, minimum=0),
+    "share_of_gap": number(None, minimum=0, maximum=1, nullable=True),
+    "rows": choice("learner", ("learner", "column")), **K}, errors=_errors)
+def coverage_cells(claim: dict, t: Tables) -> list[dict]:
+    """Every cell of the claim passes the comparison kit's test, one row per learner (or per
+    learner and column), verdict and power per :class:`imlbench.metrics.claims.Check` joined
+    over the cells (see the module doc)."""
+    tolerance = _tolerance(claim)
+    moved = (claim["than"] or {}).get("column") or {}
+    groups = ([[c] for c in claim["columns"]] if claim["rows"] == "column"
+              else [claim["columns"]])
     rows = []
     for learner in as_list(claim["where"]["learner"]):
-        checks = [(f"{sc} {q} {col} {r['coverage']:.3f} (SE {r['coverage_se']:.3f})", check(r))
-                  for sc, q, cells in _cells(claim, t, learner, claim["columns"], claim["m"])
-                  for col, r in cells.items()]
-        rows.append(_pattern_row(claim, learner, "/".join(claim["columns"]), checks, partial(
-            _first_gap, claim, t, [learner], claim["columns"], [claim["m"]])))
+        for columns in groups:
+            widths = [w for w in claim["widths"] if claim["rows"] == "learner" or w in columns]
+            label = (f"{columns[0]} {SIGNS[claim['compare']]} {moved.get(columns[0])}"
+                     if claim["rows"] == "column" and columns[0] in moved
+                     else "/".join(dict.fromkeys(columns + widths)))
+            checks, gaps = _cell_checks(claim, t, learner, columns, widths)
+            rows.append(_row(claim, learner, label, checks, _reason(t, gaps), tolerance))
     return rows
 
-
-@claim_kind("coverage_below", params={**SOME_COLUMNS, **CELLS, **M, **LEVEL})
-def coverage_below(claim: dict, t: Tables) -> list[dict]:
-    """Every cell's coverage of ``columns`` is below ``level``: c + z SE < level; verdict and
-    power per :class:`imlbench.metrics.claims.Check` (c +- z SE below ``level``, every cell)."""
-    z, level = claim["z"], claim["level"]
-    return _column_checks(
-        claim, t, lambda r: Check(r["coverage"], z * r["coverage_se"], "below", level),
-        f"coverage + {z:g} SE < {level:g} in every cell")
-
-
-@claim_kind("coverage_near", params={**SOME_COLUMNS, **CELLS, **M, **LEVEL,
-                                     "slack": number(minimum=0)})
-def coverage_near(claim: dict, t: Tables) -> list[dict]:
-    """Every cell's coverage of ``columns`` is ``level``: |c - level| <= z SE + ``slack``
-    (the paper's rounding of its 0.94-0.95); verdict and power per
-    :class:`imlbench.metrics.claims.Check` (c +- z SE equal to ``level`` up to ``slack``, every
-    cell)."""
-    z, level, slack = claim["z"], claim["level"], claim["slack"]
-    return _column_checks(
-        claim, t, lambda r: Check(r["coverage"], z * r["coverage_se"], "equal", level, slack),
-        f"|coverage - {level:g}| <= {z:g} SE + {slack:g}")
-
-
-@claim_kind("coverage_gap_closed", params={**CELLS, **M,
-                                           "share": number(minimum=0, maximum=1)})
-def coverage_gap_closed(claim: dict, t: Tables) -> list[dict]:
-    """The correction closes at least ``share`` of the gap to 0.95: for each strategy, the
-    lift c* - c +- z SE(c* - c) against share (0.95 - c); SE(c* - c) <= SE(c*) + SE(c) (a
-    bound, the two share their repetitions). Verdict and power per
-    :class:`imlbench.metrics.claims.Check` (``above``, every cell): reproduced when every
-    lift - z SE exceeds its bound, not reproduced when some lift + z SE stays at or under it,
-    else (an interval straddles its bound) inconclusive."""
-    z, share = claim["z"], claim["share"]
-    claim = {**claim, "tolerance_text":
-             f"lift - {z:g} SE > {share:g} x (0.95 - naive coverage) in every cell (lift + "
-             f"{z:g} SE <= it: not reproduced)"}
-    rows = []
-    for learner in as_list(claim["where"]["learner"]):
-        checks = []
-        for naive in ("boot", "subs"):
-            for sc, q, cells in _cells(claim, t, learner, [naive, naive + "*"], claim["m"]):
-                lo, hi = cells[naive], cells[naive + "*"]
-                lift = hi["coverage"] - lo["coverage"]
-                se = hi["coverage_se"] + lo["coverage_se"]
-                gap = NOMINAL - lo["coverage"]
-                checks.append((f"{sc} {q} {naive}: {lo['coverage']:.3f} -> {hi['coverage']:.3f}",
-                               Check(lift, z * se, "above", share * gap)))
-        rows.append(_pattern_row(claim, learner, "boot/subs", checks, partial(
-            _first_gap, claim, t, [learner], ["boot", "boot*", "subs", "subs*"], [claim["m"]])))
-    return rows
-
-
-@claim_kind("coverage_order", params={**CELLS, **M,
-                                      "pairs": items(items(COLUMN, length=2))})
-def coverage_order(claim: dict, t: Tables) -> list[dict]:
-    """Column ``higher`` covers more than column ``lower`` in every cell: per cell the
-    difference c_hi - c_lo +- z SE (SE the sum of the two SEs), and their mean over the cells
-    +- z SE of the mean (cells taken as independent), each above 0. Verdict and power per
-    :class:`imlbench.metrics.claims.Check`: reproduced when every interval lies above 0, not
-    reproduced when one lies at or below it (a cell or the mean contradicts the order), else
-    inconclusive."""
-    z = claim["z"]
-    claim = {**claim, "tolerance_text":
-             f"each cell and the mean over cells: difference - {z:g} SE > 0 (difference + "
-             f"{z:g} SE <= 0: not reproduced)"}
-    rows = []
-    for learner in as_list(claim["where"]["learner"]):
-        for hi_col, lo_col in claim["pairs"]:
-            checks, diffs, ses = [], [], []
-            for sc, q, cells in _cells(claim, t, learner, [hi_col, lo_col], claim["m"]):
-                d = cells[hi_col]["coverage"] - cells[lo_col]["coverage"]
-                se = cells[hi_col]["coverage_se"] + cells[lo_col]["coverage_se"]
-                diffs.append(d)
-                ses.append(se)
-                checks.append((f"{sc} {q}: {d:+.3f} (SE {se:.3f})",
-                               Check(d, z * se, "above", 0.0)))
-            if diffs:
-                mean_se = float(np.sqrt(np.sum(np.square(ses)))) / len(ses)
-                checks.append((f"mean difference {np.mean(diffs):+.3f} (SE {mean_se:.3f})",
-                               Check(float(np.mean(diffs)), z * mean_se, "above", 0.0)))
-            rows.append(_pattern_row(claim, learner, f"{hi_col} > {lo_col}", checks, partial(
-                _first_gap, claim, t, [learner], [hi_col, lo_col], [claim["m"]])))
-    return rows
-
-
-@claim_kind("coverage_lowest", params={**SOME_COLUMNS, **CELLS, **M,
-                                       "others": items(study_name("learners"))})
-def coverage_lowest(claim: dict, t: Tables) -> list[dict]:
-    """``where.learner`` has the lowest coverage of ``columns`` among ``others`` in every
-    cell: c_learner + z SE < c_other for each other learner (SE the sum of the two); verdict
-    and power per :class:`imlbench.metrics.claims.Check` (c_learner - c_other +- z SE below 0,
-    every cell and other learner)."""
-    z = claim["z"]
-    claim = {**claim, "tolerance_text": f"c + {z:g} SE < c of every other learner, every cell"}
-    learner = claim["where"]["learner"]
-    checks = []
-    for sc, q, cells in _cells(claim, t, learner, claim["columns"], claim["m"]):
-        for col, r in cells.items():
-            for other in claim["others"]:
-                o = cell(t, sc, other, q, col, claim["m"])
-                if o is None:
-                    continue
-                checks.append((f"{sc} {q} {col}: {r['coverage']:.3f} vs {other} "
-                               f"{o['coverage']:.3f}",
-                               Check(r["coverage"] - o["coverage"],
-                                     z * (r["coverage_se"] + o["coverage_se"]), "below", 0.0)))
-    return [_pattern_row(claim, learner, "/".join(claim["columns"]), checks, partial(
-        _first_gap, claim, t, [learner, *claim["others"]], claim["columns"], [claim["m"]]))]
-
-
-@claim_kind("refits_trend", params={**SOME_COLUMNS, **CELLS, "m_from": integer(2, minimum=2),
-                                    "m_to": integer(30, minimum=2)})
-def refits_trend(claim: dict, t: Tables) -> list[dict]:
-    """From ``m_from`` to ``m_to`` refits the mean width falls in every cell, and the coverage
-    of the resampling columns falls (c_from - c_to > z SE, SE the sum of the two); verdict
-    and power per :class:`imlbench.metrics.claims.Check`, every part above 0: the coverage
-    drops +- z SE, the width drops as they are (no SE: a half-width of 0)."""
-    z, m0, m1 = claim["z"], claim["m_from"], claim["m_to"]
-    claim = {**claim, "tolerance_text":
-             f"width({m1}) < width({m0}); coverage({m0}) - coverage({m1}) > {z:g} SE"}
-    rows = []
-    for learner in as_list(claim["where"]["learner"]):
-        checks = []
-        for sc, q, first in _cells(claim, t, learner, claim["columns"], m0):
-            for col, a in first.items():
-                b = cell(t, sc, learner, q, col, m1)
-                if b is None:
-                    continue
-                checks.append((f"{sc} {q} {col} width {a['width']:.3f} -> {b['width']:.3f}",
-                               Check(a["width"] - b["width"], 0.0, "above", 0.0)))
-                if col != "ideal":
-                    se = a["coverage_se"] + b["coverage_se"]
-                    checks.append((f"{sc} {q} {col} coverage {a['coverage']:.3f} -> "
-                                   f"{b['coverage']:.3f}",
-                                   Check(a["coverage"] - b["coverage"], z * se, "above",
-                                         0.0)))
-        rows.append(_pattern_row(claim, learner, "/".join(claim["columns"]), checks, partial(
-            _first_gap, claim, t, [learner], claim["columns"], [m0, m1])))
-    return rows

@@ -1,7 +1,8 @@
-"""Claim kinds of the bias / variance / Monte Carlo illustration of Molnar et al. (2023),
-Fig. 2 (Sect. 5), on the output of method ``pd_uncertainty``: per repetition r (a model
-fitted on a fresh sample) the model-PD PD_r(z) on its training rows with its Monte Carlo SE
-se_r(z) (Sect. 6), and K model-PDs PD_rk(z) of the same model on fresh samples.
+"""The claim kind of the Monte Carlo illustration of Molnar et al. (2023), Fig. 2 (Sect. 5), on
+the output of method ``pd_uncertainty``: per repetition r (a model fitted on a fresh sample)
+the model-PD PD_r(z) on its training rows with its Monte Carlo SE se_r(z) (Sect. 6), and K
+model-PDs PD_rk(z) of the same model on fresh samples. (The learner-PD's bias is a
+``contrast`` claim on the statistic ``pd_pfi_dgp.squared_bias``, :mod:`.statistics`.)
 
 All statistics average over the grid values z (equidistant: the integral over the range
 divided by its length), written <.> below; R is the number of repetitions.
@@ -21,21 +22,16 @@ divided by its length), written <.> below; R is the number of repetitions.
                        null's 1 - ``alpha`` excursion above 1 as the half-width, so
                        reproduced iff Q > quantile; not reproduced iff Q <= 2 - quantile);
                        ``alpha`` at most 0.3 keeps the quantile above 1.
-``pd_bias``            the learner-PD E_F[PD_f^] differs from the DGP-PD (Sect. 5: bias):
-                       B2 = (1 / (R (R - 1))) sum_{r != s} <e_r e_s>, e_r = PD_r - DGP-PD, is
-                       unbiased for the integrated squared bias <(E_F[PD_f^] - DGP-PD)^2> (a
-                       U-statistic: the MC and model variance cancel); ``expect: positive``:
-                       B2 - z SE > 0, ``expect: zero``: |B2| <= z SE, SE its jackknife SE over
-                       repetitions (upward biased for U-statistics: conservative for
-                       ``positive``). Power relative to the squared range of the DGP-PD on
-                       the grid.
 
-Verdict and power per :class:`imlbench.metrics.claims.Check` (power: margin + 2 half).
+Why a kind of its own: it is an exact test of a variance ratio against its null law (chi2 or
+F quantiles), with no SE; the kit's ``spread_ratio`` would put a bootstrap SE on a ratio of
+sds in its place, and the ``mc_se`` reference is a mean of per-curve Monte Carlo variances,
+not the spread of another cell. Verdict and power per :class:`imlbench.metrics.claims.Check`
+(power: margin + 2 half).
 """
 
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
 
 from imlbench.metrics.claims import (
@@ -45,22 +41,20 @@ from imlbench.metrics.claims import (
     claim_kind,
     claim_row,
     per_combo,
-    select_rows,
 )
-from imlbench.params import choice, feature_name, number, text
+from imlbench.metrics.contrasts import Cell, few
+from imlbench.params import choice, feature_name, number
+from imlbench.studies.pd_pfi_dgp.statistics import toy_curves
 
 AGAINST = ("mc_se", "mc_samples")
-BIAS_EXPECTS = ("positive", "zero")
 #: the feature whose model-PDs a claim reads
 FEATURE = {"feature": feature_name("x1")}
 
 
 def _curves(claim: dict, t: Tables, learner: str, method: str, source: str) -> pd.DataFrame:
     """Rows of one learner and method, of the claim's ``feature`` and source."""
-    r = select_rows(t.other, claim["where"]["scenario"], learner, method)
-    if r.empty or "source" not in r:
-        return r.iloc[0:0]
-    return r[(r["feature"] == claim["feature"]) & (r["source"] == source)]
+    return toy_curves(Cell(claim["where"]["scenario"], learner, method), t, claim["feature"],
+                      source)
 
 
 def _train(claim: dict, t: Tables, learner: str, method: str) -> pd.DataFrame | NoData:
@@ -92,22 +86,6 @@ def variance_ratio(train: pd.DataFrame, mc: pd.DataFrame, against: str
     return between / reference, between, reference, df
 
 
-def integrated_squared_bias(errors: np.ndarray) -> tuple[float, float]:
-    """B2 of :data:`pd_bias` from the R x G matrix of e_r(z) and its jackknife SE."""
-    errors = np.asarray(errors, dtype=float)
-    n_reps = len(errors)
-    if n_reps < 3:
-        return float("nan"), float("inf")
-
-    def ustat(e: np.ndarray) -> float:
-        gram = e @ e.T / e.shape[1]
-        return float((gram.sum() - np.trace(gram)) / (len(e) * (len(e) - 1)))
-
-    leave_one_out = np.array([ustat(np.delete(errors, i, axis=0)) for i in range(n_reps)])
-    se = np.sqrt((n_reps - 1) / n_reps * ((leave_one_out - leave_one_out.mean()) ** 2).sum())
-    return ustat(errors), float(se)
-
-
 @claim_kind("pd_variance_ratio", params={
     **FEATURE, "against": choice("mc_se", AGAINST),
     "alpha": number(0.01, minimum=0, maximum=0.3)})
@@ -122,11 +100,13 @@ def pd_variance_ratio(claim: dict, t: Tables) -> list[dict]:
 
     def one(claim: dict, train: pd.DataFrame, learner: str, method: str) -> dict | NoData:
         mc = _curves(claim, t, learner, method, "mc")
-        few_refits = train["rep"].nunique() < 2
-        few_samples = mc.empty or mc.groupby("rep")["sample"].nunique().min() < 2
-        if few_refits or (against == "mc_samples" and few_samples):
-            return NoData(f"{train['rep'].nunique()} refits: a variance over refits needs 2"
-                          if few_refits else "a Monte Carlo variance needs 2 samples per refit")
+        where = f"{claim['where']['scenario']}/{learner}/{method}"
+        samples = 0 if mc.empty else int(mc.groupby("rep")["sample"].nunique().min())
+        why = few(train["rep"].nunique(), 2, "the variance of the model-PDs over refits",
+                  where) or (few(samples, 2, "a Monte Carlo variance per refit (its samples)",
+                                 where) if against == "mc_samples" else None)
+        if why:
+            return why
         q, between, reference, (d1, d2) = variance_ratio(train, mc, against)
         if against == "mc_se":
             crit = float(stats.chi2.ppf(1 - alpha, d1) / d1)
@@ -146,45 +126,3 @@ def pd_variance_ratio(claim: dict, t: Tables) -> list[dict]:
         )
 
     return per_combo(claim, t, _train, one)
-
-
-@claim_kind("pd_bias", params={
-    **FEATURE, "truth": text("effects"), "expect": choice("positive", BIAS_EXPECTS),
-    "z": number(2.0, minimum=0)})
-def pd_bias(claim: dict, t: Tables) -> list[dict]:
-    """B2, the integrated squared bias of the learner-PD against the DGP-PD (estimand ``pd`` of
-    the truth table ``truth``), positive or zero within z jackknife SEs, per learner and
-    method (module doc); verdict and power per :class:`imlbench.metrics.claims.Check`
-    (B2 +- z SE above 0, or equal to it; power relative to the DGP-PD's squared range)."""
-    expect, z, feature = claim["expect"], claim["z"], claim["feature"]
-    truth = t.truths.get((claim["where"]["scenario"], claim["truth"]))
-
-    def train_with_truth(claim: dict, t: Tables, learner: str, method: str
-                         ) -> pd.DataFrame | NoData:
-        if truth is None:
-            return NoData(f"no truth table {claim['truth']} of the scenario")
-        return _train(claim, t, learner, method)
-
-    def one(claim: dict, train: pd.DataFrame, learner: str, method: str) -> dict | NoData:
-        if train["rep"].nunique() < 3:
-            return NoData(f"{train['rep'].nunique()} refits: a jackknife SE of B2 needs 3")
-        pd_r = refit_matrix(train)
-        true = truth[(truth["estimand"] == "pd") & (truth["feature"] == feature)].sort_values("x")
-        grid = pd_r.columns.to_numpy(dtype=float)
-        dgp_pd = np.interp(grid, true["x"].to_numpy(), true["value"].to_numpy())
-        b2, se = integrated_squared_bias(pd_r.to_numpy() - dgp_pd)
-        variance = float(pd_r.var(axis=0, ddof=1).mean())
-        span = float(np.ptp(dgp_pd)) ** 2
-        if expect == "positive":
-            check, rule = Check(b2, z * se, "above", 0.0, scale=span), f"B2 - {z:g} SE > 0"
-        else:
-            check, rule = Check(b2, z * se, "equal", 0.0, scale=span), f"|B2| <= {z:g} SE"
-        return claim_row(
-            claim, learner, method,
-            f"integrated squared bias of the learner-PD B2 = {b2:.4f} (jackknife SE {se:.4f}, "
-            f"{len(pd_r)} refits; RMS bias {np.sqrt(max(b2, 0.0)):.3f}); model-PD variance "
-            f"{variance:.4f}",
-            f"{rule} = {z * se:.4f}", check,
-        )
-
-    return per_combo(claim, t, train_with_truth, one)
