@@ -38,6 +38,8 @@ class FigureInputs:
         self.method_kinds = dict(method_kinds or {})
         self.learner_kinds = dict(learner_kinds or {})
         self.estimands = dict(estimands or {})
+        self._effects: pd.DataFrame | None = None
+        self._data: pd.DataFrame | None = None
 
     def methods(self, *roles: str) -> dict[str, str]:
         """Study method -> role, for the given roles (default: all)."""
@@ -68,12 +70,42 @@ class FigureInputs:
             raise ValueError(f"no {estimand} truth among the inputs")
         return read_many(paths)
 
+    def truth_curve(self, scenario: str, feature: str, estimand: str) -> pd.Series:
+        """The true curve of ``estimand`` (``pd``, ``ale``, ``interventional``, ...) of
+        ``feature`` in ``scenario``: its value by x (sorted), from the rows of the effects
+        truth that describe the feature rather than one row (``row < 0``); empty when the
+        truth has none."""
+        if self._effects is None:
+            self._effects = self.truth("effects")
+        t = self._effects
+        rows = t[(t["scenario"] == scenario) & (t["feature"] == feature)
+                 & (t["estimand"] == estimand) & (t["row"] < 0)]
+        return rows.groupby("x")["value"].mean()
+
+    @staticmethod
+    def first_rep(table: pd.DataFrame) -> pd.DataFrame:
+        """The rows of ``table`` (estimates, or data) from the first repetition of each
+        scenario: the one a figure shows where it shows one estimate or one data set."""
+        return table[table["rep"] == table.groupby("scenario")["rep"].transform("min")]
+
     def data(self) -> pd.DataFrame:
-        """The first data chunk of each scenario, with a ``scenario`` column."""
-        return pd.concat(
-            [read_parquet(p).assign(scenario=p.parent.name) for p in self.paths.get("data", [])],
-            ignore_index=True,
-        )
+        """The first data chunk of each scenario, with a ``scenario`` column (read once)."""
+        if self._data is None:
+            self._data = pd.concat([read_parquet(p).assign(scenario=p.parent.name)
+                                    for p in self.paths.get("data", [])], ignore_index=True)
+        return self._data.copy()
+
+    def first_data(self, scenario: str | None = None) -> pd.DataFrame:
+        """The training rows of the first repetition (:meth:`first_rep`) of each scenario's
+        data, or of ``scenario``'s; a ValueError when there are none."""
+        data = self.data()
+        if scenario is not None:
+            data = data[data["scenario"] == scenario]
+        rows = self.first_rep(data)
+        rows = rows[rows["split"] == "train"]
+        if rows.empty:
+            raise ValueError(f"no training rows of {scenario or 'the figure'} among the inputs")
+        return rows
 
     def truth_errors(self) -> pd.DataFrame:
         """Estimates against their truths per repetition and point

@@ -76,6 +76,98 @@ METHODS: dict[str, Look] = {
 }
 
 
+@dataclass(frozen=True)
+class Hues:
+    """The colours of one look, by what they draw: every layer drawer takes a ``look`` (a
+    key of :data:`LOOKS`) and draws with these."""
+
+    #: each repetition's curve (thin, with this alpha) and the mean over repetitions (thick)
+    rep: str
+    rep_alpha: float
+    mean: str
+    #: the first repetition, drawn besides the mean
+    first: str
+    #: the true curve of each estimand: colour and line style
+    truths: Mapping[str, tuple[str, str]]
+    #: series told apart within one panel (several learners), in order; empty: each
+    #: learner's own colour (:data:`LEARNERS`)
+    series: tuple[str, ...]
+    #: one line per level of a categorical feature
+    levels: tuple[str, ...]
+    #: the training rows over a surface, a marked point and an arrow over it, a shaded range
+    rows: str
+    mark: str
+    arrow: str
+    shade: str
+    #: colour maps of values of one sign and of values on both sides of 0 (0 in white)
+    sequential: str
+    diverging: str
+
+
+#: the true curves in both looks (the book's own colours where it draws one)
+_TRUTHS = {"pd": ("#d62728", "-"), "interventional": (TRUTH, "--"),
+           "conditional": ("#7b3294", ":"), "ale": (TRUTH, "-")}
+#: the LMU book's hues (Molnar et al., eds., 2019: R's iml and ggplot2 defaults as its figures
+#: draw them), by what they draw: those of the look ``book`` (:data:`LOOKS`) and those of the
+#: figures only a study draws, so that every book figure takes its colours from here
+BOOK: dict[str, str] = {
+    # ch. 2-4: iml's PDP line (each repetition and their mean), the PDP over ICE curves,
+    # E[Y | do(X = x)]
+    "pdp": "#222222", "overlay": "#f2b600", "intervention": "#e6b800",
+    # ch. 5-7: one data set besides the mean, a row moved to an interval's edges, the cells
+    # or the interval it moves in, the map of the step functions' regions, the map of ICE
+    # curves by group
+    "first": "#b2182b", "moved": "#d95f02", "cells": "0.93", "regions_map": "YlOrBr",
+    "groups_map": "plasma",
+    # ch. 9-10: a permuted row; PI and PFI; ICI curves; the rows of the largest, median and
+    # smallest integrated ICI; the two sides of a split
+    "mark": "#2b6cff", "pi": "black", "pfi": "#d62728", "ici": "#9a9a9a",
+    "largest": "#1f5fbf", "median": "#2ca02c", "smallest": "#ff7f0e",
+    "left": "#1f5fbf", "right": "#e08214",
+    # ch. 12-14 (LIME): the explained row, the surrogate's line, a LIME line and their fan
+    # over repeats, weights that support or contradict a class, the sine data, its true
+    # surface and point
+    "explained": "#f2c200", "surrogate": "#7b2cbf", "lime": "#d62728", "fan": "#b0b0b0",
+    "supports": "#4682b4", "contradicts": "#b22222", "data": "0.6", "reference": "black",
+    "point": "#2ca02c",
+}
+#: the book's series of colours, by what they tell apart
+BOOK_PALETTES: dict[str, tuple[str, ...]] = {
+    # ch. 3.4: the learners of one panel (random forest black, SVM blue, ...)
+    "series": ("black", "#1f5fd1", "#2ca02c", "#9467bd"),
+    # ch. 2: one line per level of a categorical feature
+    "levels": ("#c0392b", "#2471a3", "#239b56"),
+    # ch. 8-9: ggplot2's hues of three groups (the learners)
+    "ggplot3": ("#f8766d", "#00ba38", "#619cff"),
+    # ch. 7: the bands of x2 of a step function
+    "bands": ("#1b9e77", "#d95f02", "#7570b3"),
+    # ch. 12: the two classes
+    "classes": ("#4575b4", "#d73027"),
+    # ch. 13: kernel widths, features
+    "widths": ("#d62728", "#ff7f0e", "#e6b800", "#2ca02c", "#17becf", "#1f77b4", "#9467bd",
+               "#8c564b", "#e377c2"),
+    "features": ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2",
+                 "#17becf"),
+    # ch. 14: sampling options beyond those of :data:`BOOK_SAMPLING`
+    "more": ("#8c564b", "#e377c2", "#7f7f7f", "#bcbd22"),
+}
+#: the book's hue of each LIME sampling option (ch. 14)
+BOOK_SAMPLING = {"bins": "#d62728", "normal": "#1f77b4", "KDE": "#2ca02c",
+                 "categorical": "#9467bd"}
+
+LOOKS: dict[str, Hues] = {
+    "house": Hues(rep=ICE_GREY, rep_alpha=0.45, mean="black", first=BOOK["first"],
+                  truths=_TRUTHS, series=(), levels=("#1b9e77", "#d95f02", "#7570b3"),
+                  rows="black", mark=BOOK["mark"], arrow="white", shade="0.85",
+                  sequential=SURFACE_CMAP, diverging="RdBu_r"),
+    "book": Hues(rep=BOOK["pdp"], rep_alpha=0.35, mean=BOOK["pdp"], first=BOOK["first"],
+                 truths={**_TRUTHS, "interventional": (BOOK["intervention"], "--")},
+                 series=BOOK_PALETTES["series"], levels=BOOK_PALETTES["levels"], rows="black",
+                 mark=BOOK["mark"], arrow="white", shade="0.85", sequential=SURFACE_CMAP,
+                 diverging="RdBu_r"),
+}
+
+
 def look(learner: str, looks: Mapping[str, Look] = LEARNERS, kind: str | None = None) -> Look:
     """The look of a learner's series: its own in ``looks``, else that of the registered
     learner ``kind`` it is an instance of (a study's ``rf_weather`` is a random forest), else

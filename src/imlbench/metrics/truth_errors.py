@@ -48,7 +48,8 @@ Per point over the repetitions (:func:`summarise_errors`), each anchoring apart:
 Claim kinds (parameters are typed, see :func:`imlbench.metrics.claims.claim_kind`):
 
 ``matches_truth``     the estimate equals the truth within k SE at every point
-``closer_to_truth``   method A is closer to the truth than method ``than`` (paired over reps)
+``closer_to_truth``   method A is closer to the truth than method ``than`` (paired over reps),
+                      at the estimate's points or at the truth's (:func:`at_truth_points`)
 
 Both compare a method with the estimand it estimates (the tables above), unless the claim
 names another with ``truth:`` (:data:`TRUTH`), e.g. ``truth: interventional``: a PDP against
@@ -66,6 +67,7 @@ import numpy as np
 import pandas as pd
 
 from imlbench.config import Study
+from imlbench.curves import rep_curves, values_at
 from imlbench.explain.api import METHODS
 from imlbench.explain.api import estimand_of as registered_estimand
 from imlbench.explain.estimands import TABLE_OF, TRUTH_COLUMNS, held_by
@@ -80,8 +82,9 @@ from imlbench.metrics.claims import (
     per_combo,
     select_rows,
 )
-from imlbench.params import choice, feature_names, items, number, study_name
-from imlbench.stats import mean_and_se, t_multiplier
+from imlbench.metrics.contrasts import compared, independent_se
+from imlbench.params import choice, feature_names, flag, items, number, study_name
+from imlbench.stats import t_multiplier
 
 KEYS = ["scenario", "learner", "method"]
 ANCHORS = ("mean", "none")
@@ -273,6 +276,18 @@ SELECT = {"features": feature_names(), "range": items(number(), None, length=2, 
 KINDS = ("matches_truth", "closer_to_truth")
 
 
+def _truth_of(claim: dict, t: Tables) -> pd.DataFrame | NoData:
+    """The truth tables of the claim's scenario in one frame (columns :data:`TRUTH_COLUMNS`),
+    or why they hold no estimand ``truth``."""
+    scenario, estimand = claim["where"]["scenario"], claim["truth"]
+    truth = long_truths({k: v for k, v in t.truths.items() if k[0] == scenario}).get(scenario)
+    held = [] if truth is None else list(dict.fromkeys(truth["estimand"]))
+    if estimand not in held:
+        return NoData(f"the truths of scenario {scenario} hold no estimand {estimand} (they "
+                      f"hold: {', '.join(held) or 'none'})")
+    return truth
+
+
 def against_truth(claim: dict, t: Tables, learner: str, method: str) -> pd.DataFrame | NoData:
     """Selector (:func:`imlbench.metrics.claims.per_combo`): per repetition and point (columns
     :data:`REP_COLUMNS`), the estimates of the claim's scenario, ``learner`` and ``method``
@@ -282,17 +297,61 @@ def against_truth(claim: dict, t: Tables, learner: str, method: str) -> pd.DataF
     est = estimates("other")(claim, t, learner, method)
     if isinstance(est, NoData):
         return est
+    truth = _truth_of(claim, t)
+    if isinstance(truth, NoData):
+        return truth
     scenario, estimand = claim["where"]["scenario"], claim["truth"]
-    truth = long_truths({k: v for k, v in t.truths.items() if k[0] == scenario}).get(scenario)
-    held = [] if truth is None else list(dict.fromkeys(truth["estimand"]))
-    if estimand not in held:
-        return NoData(f"the truths of scenario {scenario} hold no estimand {estimand} (they "
-                      f"hold: {', '.join(held) or 'none'})")
     reps = rep_errors(est.dropna(axis=1, how="all"), truth, estimand)
     if reps.empty:
         return NoData(f"no estimate of {scenario}/{learner}/{method} lies within the range of "
                       f"its {estimand} truth")
     return reps
+
+
+def at_truth_points(claim: dict, t: Tables, learner: str, method: str
+                    ) -> pd.DataFrame | NoData:
+    """Selector: per repetition and point (columns :data:`REP_COLUMNS` and ``span``, the
+    truth's range over the repetition's points, before anchoring), the curves of the claim's
+    scenario, ``learner`` and ``method`` (``Tables.other``; a repetition's curve is the
+    mean over its rows, :func:`imlbench.curves.rep_curves`) read at the points of the claim's
+    ``truth`` within ``range`` and the curve's span, linearly between the curve's points
+    (:func:`imlbench.curves.values_at`), against the truth there, anchored over those points
+    as ``anchor`` says. A repetition whose curve spans fewer than 3 of the truth's points is
+    left out (anchored, 2 points say nothing of a shape). At the truth's points, a coarse
+    grid's error between its points counts: an ALE is exact at its interval edges."""
+    est = estimates("other")(claim, t, learner, method)
+    if isinstance(est, NoData):
+        return est
+    truth = _truth_of(claim, t)
+    if isinstance(truth, NoData):
+        return truth
+    truth = truth[(truth["estimand"] == claim["truth"]) & (truth["row"] < 0)]
+    lo, hi = claim["range"] or (-np.inf, np.inf)
+    est = est.dropna(subset=["x", "value"])
+    parts = []
+    for feature, curve in est.groupby("feature", sort=False):
+        tr = truth[(truth["feature"] == feature) & truth["x"].between(lo, hi)].sort_values("x")
+        if claim["features"] and feature not in claim["features"] or tr.empty:
+            continue
+        x, tv, tse = (tr[c].to_numpy(float) for c in ("x", "value", "se"))
+        for rep, row in values_at(rep_curves(curve), x).iterrows():
+            inside = row.notna().to_numpy()
+            if inside.sum() < 3:
+                continue
+            e, v = row.to_numpy(float)[inside], tv[inside]
+            span = np.ptp(v)
+            if claim["anchor"] == "mean":
+                e, v = e - e.mean(), v - v.mean()
+            parts.append(pd.DataFrame({"rep": rep, "feature": feature, "x": x[inside],
+                                       "estimate": e, "truth": v, "truth_se": tse[inside],
+                                       "span": span}))
+    if not parts:
+        return NoData(f"no curve of {claim['where']['scenario']}/{learner}/{method} spans 3 "
+                      f"or more points of its {claim['truth']} truth")
+    out = pd.concat(parts, ignore_index=True).assign(
+        scenario=claim["where"]["scenario"], learner=learner, method=method,
+        estimand=claim["truth"], anchor=claim["anchor"])
+    return out.assign(error=out["estimate"] - out["truth"])[[*REP_COLUMNS, "span"]]
 
 
 def _compared(table: pd.DataFrame, claim: dict, learner: str, method: str) -> pd.DataFrame:
@@ -326,11 +385,12 @@ def _points(claim: dict, t: Tables, learner: str, method: str) -> pd.DataFrame |
 
 def _per_rep(claim: dict, t: Tables, learner: str, method: str) -> pd.DataFrame | NoData:
     """Selector: the claim's rows of ``truth_error_reps`` (per repetition; with a ``truth``,
-    of :func:`against_truth`); none: the caller of
-    :func:`imlbench.metrics.claims.evaluate` says why."""
+    of :func:`against_truth`, or at the truth's points, :func:`at_truth_points`); none: the
+    caller of :func:`imlbench.metrics.claims.evaluate` says why."""
     table = t.truth_error_reps
     if claim["truth"] is not None:
-        table = against_truth(claim, t, learner, method)
+        read = at_truth_points if claim["points"] == "truth" else against_truth
+        table = read(claim, t, learner, method)
         if isinstance(table, NoData):
             return table
     r = _compared(table, claim, learner, method)
@@ -366,7 +426,7 @@ def matches_truth(claim: dict, t: Tables) -> list[dict]:
         if (r["reps"] < 2).any():
             return NoData(f"an SE needs 2 repetitions or more; {r['reps'].min()} at some point "
                           f"of {claim['where']['scenario']}/{learner}/{method}")
-        se = np.sqrt(r["se"] ** 2 + r["truth_se"] ** 2)
+        se = independent_se(r["se"], r["truth_se"])
         half = t_multiplier(k, r["reps"] - 1) * se
         excess = r["bias"].abs() - half - atol
         w = r.loc[excess.idxmax()]
@@ -386,40 +446,71 @@ def matches_truth(claim: dict, t: Tables) -> list[dict]:
     return per_combo(claim, t, _points, one)
 
 
-def _mse_by_rep(reps: pd.DataFrame) -> pd.Series:
-    return (reps["error"] ** 2).groupby(reps["rep"]).mean()
+#: where ``closer_to_truth`` compares a curve with its truth, and its error per repetition
+POINTS, ERRORS = ("estimate", "truth"), ("mse", "rmse")
 
 
-@claim_kind("closer_to_truth", params={"than": study_name("methods"),
-                                       "z": number(2.0, minimum=0), **SELECT})
+def error_by_rep(reps: pd.DataFrame, error: str, relative: bool) -> pd.Series:
+    """Per repetition (rows :data:`REP_COLUMNS`), the mean squared error over its points
+    (``mse``) or its root (``rmse``), divided by the truth's range over those points
+    (column ``span`` of :func:`at_truth_points`; squared for ``mse``; 1 where the truth is
+    flat) when ``relative``."""
+
+    def one(g: pd.DataFrame) -> float:
+        e = g["error"].to_numpy(float)
+        v = np.mean(e**2) if error == "mse" else np.sqrt(np.mean(e**2))
+        if relative:
+            span = g["span"].iloc[0]
+            v = v / (span if span > 0 else 1.0) ** (2 if error == "mse" else 1)
+        return float(v)
+
+    columns = ["error", "span"] if relative else ["error"]
+    return reps.groupby("rep")[columns].apply(one).astype(float)
+
+
+def _needs_truth(claim: Mapping) -> list[tuple[str, str]]:
+    if claim.get("points", "estimate") == "estimate":
+        if claim.get("relative"):
+            return [("relative", "an error relative to the truth's range reads the truth at "
+                                 "its points; allowed: false, or points: truth")]
+        return []
+    if claim.get("truth") is None:
+        return [("truth", "points: truth reads the estimates at the points of a named truth; "
+                          f"allowed: one of {', '.join(TABLE_OF)}")]
+    return []
+
+
+@claim_kind("closer_to_truth", params={
+    "than": study_name("methods"), "k": number(2.0, minimum=0), **SELECT,
+    "points": choice("estimate", POINTS), "error": choice("mse", ERRORS),
+    "relative": flag(False)}, errors=_needs_truth)
 def closer_to_truth(claim: dict, t: Tables) -> list[dict]:
     """The claim's method is closer to its truth than method ``than`` to its own (both to the
-    claim's ``truth`` when it names one), in RMSE over
-    the selected points and repetitions, paired over the repetitions both have (the same data
-    sets): d_r = MSE_r(method) - MSE_r(than), MSE_r the mean squared error of repetition r over
-    the method's points; reproduced when mean(d) + z' SE(d) < 0, SE(d) = sd(d) / sqrt(reps),
-    z' the Student-t quantile with reps - 1 degrees of freedom at the normal probability of z;
-    verdict and power per :class:`imlbench.metrics.claims.Check` (relative to ``than``'s
-    MSE)."""
-    z, than = claim["z"], claim["than"]
+    claim's ``truth`` when it names one), paired over the repetitions both have (the same data
+    sets): d_r = E_r(method) - E_r(than), E_r the error of repetition r over the selected
+    points (:func:`error_by_rep`: ``error`` mse or rmse), at the estimate's points (``points:
+    estimate``, the summaries' tables) or at the truth's (``points: truth``,
+    :func:`at_truth_points`, with a named ``truth``; there ``relative`` divides each error by
+    the truth's range over the repetition's points); reproduced when
+    mean(d) + t' SE(d) < 0, the kit's one-sample test of the paired differences
+    (:func:`imlbench.metrics.contrasts.compared`: SE(d) = sd(d) / sqrt(reps), t' the Student-t
+    quantile with reps - 1 degrees of freedom at the normal probability of ``k``)."""
+    k, than, error = claim["k"], claim["than"], claim["error"]
+    name = error.upper() + (" / the truth's range" if claim["relative"] else "")
 
     def one(claim: dict, ab: tuple[pd.DataFrame, pd.DataFrame], learner: str, method: str
             ) -> dict | NoData:
-        mse_a, mse_b = map(_mse_by_rep, ab)
-        d = (mse_a - mse_b).dropna()
+        err_a, err_b = (error_by_rep(r, error, claim["relative"]) for r in ab)
+        d = (err_a - err_b).dropna()
         if len(d) < 2:
             return NoData(f"a paired comparison needs 2 common repetitions or more; {method} "
                           f"and {than} share {len(d)}")
-        se = mean_and_se(d)[1]
-        rmse_a, rmse_b = np.sqrt(mse_a[d.index].mean()), np.sqrt(mse_b[d.index].mean())
+        check, se, tolerance = compared(d, 0.0, k, 0.0, "below")
         return claim_row(
             claim, learner, method,
-            f"RMSE {method} {rmse_a:.4g} vs {than} {rmse_b:.4g} (mean MSE difference "
-            f"{d.mean():.3g}, SE {se:.3g}, {len(d)} paired reps)",
-            f"MSE difference + t({z:g}) SE < 0 (t({z:g}): the t quantile at Phi({z:g}), "
-            f"{len(d) - 1} df), SE = sd of the paired differences / sqrt(reps)",
-            Check(float(d.mean()), float(t_multiplier(z, len(d) - 1)) * se, "below", 0.0,
-                  scale=float(mse_b[d.index].mean())),
-        )
+            f"mean {name} {method} {err_a[d.index].mean():.4g} vs {than} "
+            f"{err_b[d.index].mean():.4g} (mean difference {d.mean():.4g}, SE {se:.3g}, "
+            f"{len(d)} paired reps)",
+            tolerance.replace("mean", f"mean {error.upper()} difference", 1), check)
 
     return per_combo(claim, t, paired(_per_rep, "than"), one)

@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+import yaml
 from figure_inputs import WrittenInputs, write
 
 from imlbench import studies
@@ -19,7 +20,7 @@ from imlbench.figures import FIGURES
 from imlbench.figures import style as st
 from imlbench.figures.inputs import FigureInputs
 from imlbench.params import check_all
-from imlbench.studies.book_ale.figures import ch5, ch6_munich, ch6_surfaces
+from imlbench.studies.book_ale.figures import ch5, ch6_munich
 from imlbench.studies.book_ale.figures import ch7_intervals as iv
 
 RNG = np.random.default_rng(11)
@@ -86,7 +87,7 @@ class Inputs(WrittenInputs):
 
     def inputs(self, name: str, scenarios: list[str]) -> FigureInputs:
         studies.load(["book_ale"], figures=True)
-        spec = FIGURES.get(f"book_ale.{name}")
+        spec = FIGURES.get(_registered(name))
         assert set(self.methods) == set(spec.methods), "the test fills every declared role"
         # what the study's methods in these roles declare
         declared = {"ale": "ale", "ale1": "ale", "edges": "ale", "pdp": "pd", "ice": "pd"}
@@ -95,13 +96,24 @@ class Inputs(WrittenInputs):
                                        in self.methods.items() for m in methods})
 
     def draw(self, name: str, scenarios: list[str], params: dict) -> Path:
-        spec = FIGURES.get(f"book_ale.{name}")
+        spec = FIGURES.get(_registered(name))
         inputs = self.inputs(name, scenarios)
         check_all(spec.params, params, owner=name)  # as the study file's validator does
         png, pdf = self.root / f"{name}.png", self.root / f"{name}.pdf"
         spec(inputs, {"title": name, "caption": "test", "params": params}, png, pdf)
         assert pdf.read_bytes()[:4] == b"%PDF"
         return png
+
+
+def _registered(name: str) -> str:
+    """The registered name of a figure function: a layer drawer's, else the study's."""
+    return name if name in FIGURES.names() else f"book_ale.{name}"
+
+
+def _entry(figure: str) -> dict:
+    """The study file's entry of ``figure``."""
+    path = Path(__file__).parents[3] / "config" / "studies" / "book_ale.yaml"
+    return yaml.safe_load(path.read_text())["figures"][figure]
 
 
 # --- the data of the book's examples -------------------------------------------------------
@@ -196,14 +208,8 @@ def _ex1b_ale2(d: Inputs, figure: str) -> Built:
     return ["ex1b"], {"features": ["x1", "x2"], "a": 0.0, "b": 0.5, "mu": 5.0, "sd": 1.0}
 
 
-SURFACES = {
-    "fig_6_9": ("ex2", ["x2", "x3"], {"panels": [{"show": "pdp"}, {"show": "ale2"}]}),
-    "fig_6_10": ("ex2", ["x2", "x3"], {"panels": [{"show": "ale_mains"},
-                                                  {"show": "ale_mains", "points": True}]}),
-    "fig_6_12": ("modified", ["x1", "x2"], {
-        "panels": [{"show": "pdp", "points": True}, {"show": "ale_mains", "points": True}],
-        "scale": "own"}),
-}
+SURFACES = {"fig_6_9": ("ex2", ["x2", "x3"]), "fig_6_10": ("ex2", ["x2", "x3"]),
+            "fig_6_12": ("modified", ["x1", "x2"])}
 
 
 #: per scenario: its rows, the 2-D PDP, the pure 2-D ALE and the 1-D ALEs
@@ -217,74 +223,14 @@ SURFACE_LAWS = {
 
 
 def _surfaces(d: Inputs, figure: str) -> Built:
-    scenario, features, params = SURFACES[figure]
+    scenario, features = SURFACES[figure]
     rows, pdp2, ale2, mains = SURFACE_LAWS[scenario]
     pair = "".join(features)
     data = d.data(scenario, rows())
-    d.surface(scenario, f"pdp2_{pair}", "pdp2", data, features, pdp2, quantile=False)
-    d.surface(scenario, f"ale2_{pair}", "ale2", data, features, ale2, quantile=True)
-    d.ale(scenario, "ale20", "ale1", data, mains)
-    return [scenario], {"features": features, **params}
-
-
-#: the runs of each timing method: scenario -> sizes (as the default profile runs them)
-TIMED = {"t_ale20": {"runtimep5": [100, 1000], "runtime_features20": [100],
-                     "runtime_features40": [100]},
-         "t_ale100": {"runtimep5": [100]}, "t_pdp100": {"runtimep5": [100]}}
-TIMED["t_pdp20"] = TIMED["t_ale20"]
-RUNTIME_ROWS = {
-    "fig_6_13": [
-        {"label": "ALE, 5 features, 20 intervals", "method": "t_ale20", "scenario": "runtimep5",
-         "n": 100, "book_ms": 27.93897},
-        {"label": "ALE, 5 features, 100 intervals", "method": "t_ale100",
-         "scenario": "runtimep5", "n": 100, "book_ms": 26.49333},
-        {"label": "ALE, 20 features, 20 intervals", "method": "t_ale20",
-         "scenario": "runtime_features20", "n": 100, "book_ms": 30.28864},
-        {"label": "ALE, 40 features, 20 intervals", "method": "t_ale20",
-         "scenario": "runtime_features40", "n": 100, "book_ms": 32.28661},
-        {"label": "PDP, 5 features, grid 20", "method": "t_pdp20", "scenario": "runtimep5",
-         "n": 100, "book_ms": 34.82019},
-        {"label": "PDP, 5 features, grid 100", "method": "t_pdp100", "scenario": "runtimep5",
-         "n": 100, "book_ms": 180.45355},
-        {"label": "PDP, 20 features, grid 20", "method": "t_pdp20",
-         "scenario": "runtime_features20", "n": 100, "book_ms": 50.44029},
-        {"label": "PDP, 40 features, grid 20", "method": "t_pdp20",
-         "scenario": "runtime_features40", "n": 100, "book_ms": 64.69805}],
-    "fig_6_14": [
-        {"label": "ALE, n = 100", "method": "t_ale20", "scenario": "runtimep5", "n": 100,
-         "book_ms": 25.60247},
-        {"label": "ALE, n = 1,000", "method": "t_ale20", "scenario": "runtimep5", "n": 1000,
-         "book_ms": 58.56108},
-        {"label": "ALE, n = 10,000", "method": "t_ale20", "scenario": "runtimep5",
-         "n": 10000, "book_ms": 608.06454},
-        {"label": "PDP, n = 100", "method": "t_pdp20", "scenario": "runtimep5", "n": 100,
-         "book_ms": 37.87758},
-        {"label": "PDP, n = 1,000", "method": "t_pdp20", "scenario": "runtimep5", "n": 1000,
-         "book_ms": 535.51957},
-        {"label": "PDP, n = 10,000", "method": "t_pdp20", "scenario": "runtimep5",
-         "n": 10000, "book_ms": 7818.31926}],
-}
-
-
-def _timing(d: Inputs, scenario: str, method: str, seconds: dict[int, list[float]],
-            feature: str = "V2") -> None:
-    """A timing estimate: one line per call (n, repeat, seconds)."""
-    table = pd.DataFrame([{"rep": 0, "feature": feature, "features": 1, "n": n, "repeat": i,
-                           "seconds": s, "levels": n} for n, calls in seconds.items()
-                          for i, s in enumerate(calls)])
-    d.table(scenario, "svm_runtime", method, "timings", table)
-
-
-def _runtime(d: Inputs, figure: str) -> Built:
-    rows = RUNTIME_ROWS[figure]
-    scenarios = list(dict.fromkeys(r["scenario"] for r in rows))
-    for method in dict.fromkeys(r["method"] for r in rows):
-        for scenario, sizes in TIMED[method].items():
-            if scenario in scenarios:
-                cost = (2e-3 if "pdp" in method else 1e-3) * (5 if "100" in method else 1)
-                _timing(d, scenario, method, {n: list(cost * n / 100 * RNG.uniform(0.9, 1.1, 5))
-                                              for n in sizes})
-    return scenarios, {"stat": "mean", "rows": rows}
+    d.surface(scenario, f"pdp2_{pair}", "surface", data, features, pdp2, quantile=False)
+    d.surface(scenario, f"ale2_{pair}", "surface", data, features, ale2, quantile=True)
+    d.ale(scenario, "ale20", "surface", data, mains)
+    return [scenario], _entry(figure)["params"]
 
 
 def _area_rows(reps: int = REPS) -> pd.DataFrame:
@@ -299,10 +245,7 @@ def _area_rows(reps: int = REPS) -> pd.DataFrame:
 
 def _correlations(d: Inputs, figure: str) -> Built:
     d.data("area", _area_rows())
-    return ["area"], {"columns": ["y", "Gr_Liv_Area", "TotRms_AbvGrd", "Year_Built",
-                                  "Neighborhood"],
-                      "rename": {"y": "Sale_Price", "Neighborhood": "Neighborhood (code)"},
-                      "highlight": ["Gr_Liv_Area", "TotRms_AbvGrd"]}
+    return ["area"], _entry(figure)["params"]
 
 
 def _price(area: np.ndarray) -> np.ndarray:
@@ -366,30 +309,13 @@ def _scatter(d: Inputs, figure: str) -> Built:
     return [scenario], {"band": 3} if figure == "fig_7_1" else {"band": 3, "histogram": True}
 
 
-STEPK = {"curves": ["reps", "mean", "first"], "truth": "steps",
-         "names": {"steps2": "function 2", "steps3": "function 3"},
-         "steps": {"steps2": [[0, 3.333333, 2], [3.333333, 6.666667, 3], [6.666667, 10, 1]],
-                   "steps3": [[3.333333, 6.666667, 0.5], [6.666667, 10, -0.5]]}}
-K_PANELS = {
-    "fig_7_2": (["additive7"], ["ale_k2", "ale_k3", "ale_k5", "ale_k10"], {}),
-    "fig_7_4": (["mult7"], ["ale_k10", "ale_k25"], {
-        "curves": ["reps", "mean", "first"], "zoom": {"xlim": [6, 9], "ylim": [-10000, 40000]}}),
-    "fig_7_8": (["shaky7"], ["ale_k20", "ale_k100", "ale_k1000", "ale_k100_equal"], {
-        "xlim": [0, 20], "ncols": 2, "truth_points": True,
-        "labels": ["K = 20", "K = 100", "K = 1000", "K = 100 equidistant (beyond the book)"]}),
-    "fig_7_11": (["spike7"], ["ale_k20", "ale_k30", "ale_k50", "ale_k100"], {
-        "curves": ["reps", "mean", "first"], "truth": "steps",
-        "steps": {"spike7": [[4.9, 5.1, 10]]}, "ylim": [-10, 10],
-        "zoom": {"xlim": [4, 6], "ylim": [-2, 11]}}),
-    "fig_7_14": (["steps2", "steps3"], ["ale_k5", "ale_k10"], STEPK),
-}
-
-
 def _k_panels(d: Inputs, figure: str) -> Built:
-    scenarios, methods, params = K_PANELS[figure]
-    for scenario in scenarios:
-        _scenario7(d, scenario, methods)
-    return scenarios, params
+    """A ch. 7 figure of the ALE against K: the study file's scenarios, methods and
+    parameters of the layer's rep_curve_grid."""
+    entry = _entry(figure)
+    for scenario in entry["scenarios"]:
+        _scenario7(d, scenario, entry["methods"]["curves"], role="curves")
+    return entry["scenarios"], entry["params"]
 
 
 def _envelope(d: Inputs, figure: str) -> Built:
@@ -448,9 +374,7 @@ def _step_points(d: Inputs, figure: str) -> Built:
 BUILDERS: dict[str, Callable[[Inputs, str], Built]] = {
     "ale_intuition": _construction, "ale_construction": _construction,
     "second_order_cells": _ex1b_ale2, "ale2_theory": _ex1b_ale2,
-    "surface_compare": _surfaces, "runtime_table": _runtime,
-    "correlation_matrix": _correlations, "area_effects": _munich,
-    "categorical_bars": _categorical, "scatter": _scatter, "k_panels": _k_panels,
+    "area_effects": _munich, "categorical_bars": _categorical, "scatter": _scatter,
     "envelope": _envelope, "envelope_width": _envelope, "k_error": _k_error,
     "step_sketch": _step_sketch, "step_points": _step_points,
 }
@@ -458,12 +382,8 @@ BUILDERS: dict[str, Callable[[Inputs, str], Built]] = {
 CASES = {
     "fig_5_1": "ale_intuition", "fig_5_2": "ale_construction",
     "fig_6_7": "second_order_cells", "fig_6_8": "ale2_theory",
-    "fig_6_9": "surface_compare", "fig_6_10": "surface_compare", "fig_6_12": "surface_compare",
-    "fig_6_13": "runtime_table", "fig_6_14": "runtime_table",
-    "fig_6_19": "correlation_matrix", "fig_6_20": "area_effects", "fig_6_22": "area_effects",
+    "fig_6_20": "area_effects", "fig_6_22": "area_effects",
     "fig_7_1": "scatter", "fig_7_7": "scatter",
-    "fig_7_2": "k_panels", "fig_7_4": "k_panels", "fig_7_8": "k_panels",
-    "fig_7_11": "k_panels", "fig_7_14": "k_panels",
     "fig_7_5": "envelope", "fig_7_6": "envelope_width",
     "fig_7_10": "step_sketch", "fig_7_13": "step_sketch", "fig_7_16": "step_points",
     "fig_7_19": "categorical_bars", "fig_7_20": "categorical_bars",
@@ -478,6 +398,22 @@ def test_figure_draws(tmp_path, figure):
     inputs = Inputs(tmp_path)
     scenarios, params = BUILDERS[name](inputs, figure)
     png = inputs.draw(name, scenarios, params)
+    assert png.read_bytes()[:4] == b"\x89PNG" and png.stat().st_size > 10_000
+
+
+#: the study file's figures drawn by layer drawers, with their builders
+LAYER_CASES = {"fig_6_9": _surfaces, "fig_6_10": _surfaces, "fig_6_12": _surfaces,
+               "fig_6_19": _correlations, "fig_7_2": _k_panels, "fig_7_4": _k_panels,
+               "fig_7_8": _k_panels, "fig_7_11": _k_panels, "fig_7_14": _k_panels}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("figure", list(LAYER_CASES))
+def test_layer_figure_draws(tmp_path, figure):
+    """The study file's entries of layer drawers draw from the synthetic inputs."""
+    inputs = Inputs(tmp_path)
+    scenarios, params = LAYER_CASES[figure](inputs, figure)
+    png = inputs.draw(_entry(figure)["function"], scenarios, params)
     assert png.read_bytes()[:4] == b"\x89PNG" and png.stat().st_size > 10_000
 
 
@@ -527,22 +463,11 @@ def test_envelope_is_centred_within_the_truths_grid():
     np.testing.assert_allclose(high, [-5, 0, 10])
 
 
-def test_integral_mean_and_step_function():
-    """The mean of a piecewise-linear curve is its integral over the span; a step function is
-    centred by its exact mean."""
+def test_integral_mean():
+    """The mean of a piecewise-linear curve is its integral over the span."""
     x, y = np.array([0.0, 1.0, 3.0]), np.array([0.0, 2.0, 2.0])
     assert iv.integral_mean(x, y, 0.0, 3.0) == pytest.approx(5 / 3)
     assert iv.integral_mean(x, y, 0.5, 2.0) == pytest.approx(2.75 / 1.5)
-    sx, sy = iv.step_function([[4.9, 5.1, 10.0]], 0.0, 10.0, (0.0, 10.0))
-    np.testing.assert_allclose(sx, [0, 4.9, 4.9, 5.1, 5.1, 10])
-    np.testing.assert_allclose(sy, np.array([0, 0, 10, 10, 0, 0]) - 0.2)
-
-
-def test_k_counts_distinct_edges():
-    """K is the edges less one; tied quantiles collapse, the most common count wins."""
-    est = pd.DataFrame({"rep": [0] * 6 + [1] * 6 + [2] * 5,
-                        "x": [0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 0, 1, 1, 2, 3.0]})
-    assert iv.k_of(est) == 5
 
 
 def test_grid_errors_centre_both_curves_over_their_shared_range():
@@ -567,34 +492,6 @@ def test_intervals_hold_their_upper_edge():
     np.testing.assert_array_equal(ch5.interval_of(x, edges), [1, 1, 1, 2, 2, 3])
     np.testing.assert_array_equal(ch5._thinned(np.arange(21.0), 4), [0, 4, 8, 12, 16, 20])
     np.testing.assert_array_equal(ch5._thinned(np.arange(22.0), 4), [0, 4, 8, 12, 16, 20, 21])
-
-
-def test_surface_plus_main_effects():
-    """Each repetition's 2-D ALE plus its own 1-D ALEs, interpolated at the grid points:
-    10 z + x plus ALE(a) = -1, 1 at x = 0, 1 and ALE(b) = 2 z."""
-    x, z = np.array([0.0, 1.0]), np.array([0.0, 1.0, 2.0])
-    values = 10 * z[:, None] + x[None, :]
-    est1 = pd.DataFrame({"rep": [0, 0, 0, 0, 1, 1, 1, 1], "feature": ["a", "a", "b", "b"] * 2,
-                         "x": [0.0, 1, 0, 2] * 2, "value": [-1.0, 1, 0, 4, 0, 0, 0, 0]})
-    out = ch6_surfaces._with_mains({0: (x, z, values), 1: (x, z, values)}, est1, ["a", "b"])
-    np.testing.assert_allclose(out[0][2], [[-1, 2], [11, 14], [23, 26]])
-    np.testing.assert_allclose(out[1][2], values)
-    with pytest.raises(ValueError, match="no 1-D ALE of c"):
-        ch6_surfaces._with_mains({0: (x, z, values)}, est1, ["a", "c"])
-
-
-def test_mean_surface_on_the_range_every_repetition_covers():
-    """x + z on x, z in [0, 2] and x + z + 1 on x in [1, 3], z in [0, 3]: their mean on
-    [1, 2] x [0, 2] is x + z + 0.5 (bilinear interpolation is exact on a plane)."""
-    def plane(x, z, c):
-        return x, z, z[:, None] + x[None, :] + c
-
-    grids = {0: plane(np.array([0.0, 2.0]), np.array([0.0, 1.0, 2.0]), 0.0),
-             1: plane(np.array([1.0, 3.0]), np.array([0.0, 1.0, 3.0]), 1.0)}
-    x, z, mean = ch6_surfaces.summarised(grids, "mean")
-    assert (x[0], x[-1], z[0], z[-1]) == (1.0, 2.0, 0.0, 2.0)
-    np.testing.assert_allclose(mean, z[:, None] + x[None, :] + 0.5)
-    assert ch6_surfaces.summarised(grids, "first") is grids[0]
 
 
 def test_curves_centred_over_the_houses():
@@ -622,35 +519,3 @@ def test_step_points_name_the_interval_and_the_step(tmp_path, drawn):
     titles = [ax.get_title() for ax in drawn[0].axes if ax.get_title()]
     assert titles == ["step at x1 = 3.33: interval [3.00, 4.00], 3 rows,\nestimated step +2.00",
                       "step at x1 = 6.67: interval [6.00, 7.00], 1 rows,\nestimated step -1.50"]
-
-
-def test_runtime_table_ratios(tmp_path, drawn):
-    """Ours: the calls' mean (or median) in ms over line 1's; the book's likewise. Line 1:
-    1, 2, 3 ms (mean 2, median 2); line 2: 4, 6, 11 ms (mean 7, median 6); line 4: 20, 30,
-    40 ms; line 3 (n not run) and line 5 (scenario not run) have no calls."""
-    d = Inputs(tmp_path)
-    _timing(d, "runtimep5", "t_ale20", {100: [1e-3, 2e-3, 3e-3], 1000: [4e-3, 6e-3, 11e-3]})
-    _timing(d, "runtimep5", "t_pdp20", {100: [0.02, 0.03, 0.04]})
-    rows = [{"label": label, "method": method, "scenario": scenario, "n": n, "book_ms": ms}
-            for label, method, scenario, n, ms in (
-                ("a", "t_ale20", "runtimep5", 100, 20.0),
-                ("b", "t_ale20", "runtimep5", 1000, 50.0),
-                ("c", "t_ale20", "runtimep5", 10000, 500.0),
-                ("d", "t_pdp20", "runtimep5", 100, 2000.0),
-                ("e", "t_pdp20", "runtime_features20", 100, 30.0))]
-    inputs = d.inputs("runtime_table", ["runtimep5", "runtime_features20"])
-    draw = FIGURES.get("book_ale.runtime_table")
-    for stat in ("mean", "median"):
-        draw(inputs, {"title": "t", "params": {"rows": rows, "stat": stat}},
-             tmp_path / "a.png", tmp_path / "a.pdf")
-    tables = [[ax.tables[0] for ax in fig.axes if ax.tables][0] for fig in drawn]
-    text = [{rc: cell.get_text().get_text() for rc, cell in t.get_celld().items()}
-            for t in tables]
-    mean, median = ([[cells[r, c] for c in range(1, 8)] for r in range(1, 6)] for cells in text)
-    assert mean[0] == ["2.00", "2.00", "1.00–3.00", "3", "1.00", "20.0", "1.00"]
-    assert mean[1] == ["6.00", "7.00", "4.00–11.0", "3", "3.50", "50.0", "2.50"]
-    assert mean[2] == ["paper profile", "", "", "", "", "500", "25.0"]
-    assert mean[3] == ["30.0", "30.0", "20.0–40.0", "3", "15.0", "2,000", "100"]
-    assert mean[4] == ["not run", "", "", "", "", "30.0", "1.50"]
-    assert [row[4] for row in median[:2]] == ["1.00", "3.00"]
-    assert text[1][0, 5] == "ours ratio\n(median)"

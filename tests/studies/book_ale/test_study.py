@@ -1,5 +1,6 @@
-"""The book_ale study's own pieces: the run-time data sets, the data methods and the claim
-kinds, each shown to pass on a case that holds and to fail on one that does not."""
+"""The book_ale study's own pieces: the run-time data sets, the data methods, the statistics of
+its contrast claims and its exact claim kinds, each shown to pass on a case that holds and to
+fail on one that does not."""
 
 from __future__ import annotations
 
@@ -77,62 +78,85 @@ def test_data_methods_count_rows_and_correlate_columns():
     assert r["value"].iloc[0] == pytest.approx(np.corrcoef(X.T)[0, 1])
 
 
-# ---- values, steps and errors of curves
+# ---- values, steps and errors of curves (contrast claims on the study's statistics)
+
+
+def _contrast(statistic: str, tables: Tables, **params) -> dict:
+    return _run("contrast", tables, statistic=statistic, **params)
 
 
 def test_curve_value_reads_between_points_and_takes_steps():
     x = np.array([0.0, 1.0, 2.0, 3.0])
     rng = np.random.default_rng(0)
     t = _tables(_curves("m", x, [x * 2 + rng.normal(0, 0.01) for _ in range(10)]))
-    assert _run("curve_value", t, feature="x1", at=1.5, value=3.0)["verdict"] == REPRODUCED
-    assert _run("curve_value", t, feature="x1", at=1.5, value=3.5)["verdict"] == NOT_REPRODUCED
-    step = _run("curve_value", t, feature="x1", at=3.0, minus_at=1.0, value=4.0)
+    assert _contrast("curve_value", t, feature="x1", at=1.5, value=3.0)["verdict"] == REPRODUCED
+    assert _contrast("curve_value", t, feature="x1", at=1.5,
+                     value=3.5)["verdict"] == NOT_REPRODUCED
+    step = _contrast("curve_value", t, feature="x1", at=3.0, minus_at=1.0, value=4.0)
     assert step["verdict"] == REPRODUCED and "change from 1 to 3" in step["reproduced"]
-    outside = _run("curve_value", t, feature="x1", at=5.0, value=0.0)
-    assert outside["verdict"] == NO_DATA and "spanning" in outside["reason"]
+    outside = _contrast("curve_value", t, feature="x1", at=5.0, value=0.0)
+    assert outside["verdict"] == NO_DATA and "in 0" in outside["reason"]
 
 
-def test_error_below_compares_curves_between_their_edges_with_the_closed_form():
+def test_curves_against_the_closed_form_between_their_edges():
+    """The study's error claims (closer_to_truth at the truth's points): a coarse ALE is exact
+    at its edges and errs between them."""
     z = np.linspace(0, 10, 101)
-    truth = pd.DataFrame({"estimand": "ale", "feature": "x1", "x": z, "value": (z - 5) ** 3})
+    truth = pd.DataFrame({"estimand": "ale", "feature": "x1", "row": -1, "x": z,
+                          "value": (z - 5) ** 3, "se": 0.0, "lo": np.nan, "hi": np.nan})
     rng = np.random.default_rng(1)
     fine, coarse = np.linspace(0, 10, 11), np.linspace(0, 10, 3)
     frames = [_curves("k10", fine, [(fine - 5) ** 3 + rng.normal(0, 1, 11) for _ in range(8)]),
               _curves("k2", coarse, [(coarse - 5) ** 3 + rng.normal(0, 1, 3) for _ in range(8)])]
     t = _tables(*frames, truths={("s", "effects"): truth})
-    ok = _run("error_below", t, feature="x1", range=[0.0, 10.0], than="k2",
-              where={**WHERE, "method": "k10"})
-    assert ok["verdict"] == REPRODUCED
-    bad = _run("error_below", t, feature="x1", range=[0.0, 10.0], than="k10",
-               where={**WHERE, "method": "k2"})
+    error = {"features": ["x1"], "range": [0.0, 10.0], "truth": "ale", "points": "truth",
+             "error": "rmse", "relative": True, "k": 3.0}
+    ok = _run("closer_to_truth", t, **error, than="k2", where={**WHERE, "method": "k10"})
+    assert ok["verdict"] == REPRODUCED and "RMSE / the truth's range" in ok["reproduced"]
+    bad = _run("closer_to_truth", t, **error, than="k10", where={**WHERE, "method": "k2"})
     assert bad["verdict"] == NOT_REPRODUCED
+    # at the estimate's own points the coarse ALE is exact: k2 looks as good as k10
+    edges = _run("closer_to_truth", t, **{**error, "points": "estimate", "relative": False},
+                 than="k10",
+                 where={**WHERE, "method": "k2"})
+    assert edges["verdict"] != NOT_REPRODUCED
+    no_truth = _run("closer_to_truth", t, **{**error, "truth": "pd"}, than="k2",
+                    where={**WHERE, "method": "k10"})
+    assert no_truth["verdict"] == NO_DATA and "no estimand pd" in no_truth["reason"]
+
+
+def test_the_truths_points_need_a_named_truth_and_a_range_needs_them():
+    errors = CLAIMS.get("closer_to_truth").errors
+    assert [key for key, _ in errors({"points": "truth"})] == ["truth"]
+    assert [key for key, _ in errors({"relative": True})] == ["relative"]
+    assert errors({"points": "truth", "truth": "ale", "relative": True}) == []
 
 
 @pytest.mark.parametrize(("sd_at", "sd_than", "verdict"), [
     (3.0, 1.0, REPRODUCED), (1.0, 1.0, INCONCLUSIVE), (1.0, 3.0, NOT_REPRODUCED)])
-def test_spread_at_above_compares_spreads_over_data_sets(sd_at, sd_than, verdict):
+def test_the_spread_of_curve_values_over_data_sets(sd_at, sd_than, verdict):
     rng = np.random.default_rng(2)
     x = np.array([0.0, 5.0, 10.0])
     values = [np.array([0.0, rng.normal(0, sd_than), rng.normal(0, sd_at)]) for _ in range(60)]
-    row = _run("spread_at_above", _tables(_curves("m", x, values)), feature="x1", at=10.0,
-               than_at=5.0)
+    row = _contrast("curve_value", _tables(_curves("m", x, values)), feature="x1", at=10.0,
+                    test="spread_ratio", than={"at": 5.0}, compare="above")
     assert row["verdict"] == verdict
 
 
-def test_seen_rate_counts_data_sets_whose_curve_has_a_bump():
+def test_bump_seen_counts_data_sets_whose_curve_has_a_bump():
     x = np.arange(5.0)
     bump, flat = np.array([0, 0, 10, 0, 0.0]), np.zeros(5)
     frames = [_curves("fine", x, [bump] * 9 + [flat]),
               _curves("coarse", x, [bump] * 2 + [flat] * 8)]
     t = _tables(*frames)
-    rate = _run("seen_rate", t, feature="x1", threshold=1.0, value=0.9,
-                where={**WHERE, "method": "fine"})
+    seen = {"feature": "x1", "threshold": 1.0}
+    rate = _contrast("bump_seen", t, **seen, value=0.9, where={**WHERE, "method": "fine"})
     assert rate["verdict"] == REPRODUCED and "0.9" in rate["reproduced"]
-    fewer = _run("seen_rate", t, feature="x1", threshold=1.0, than="fine", compare="below",
-                 where={**WHERE, "method": "coarse"})
+    fewer = _contrast("bump_seen", t, **seen, test="paired", than={"method": "fine"},
+                      compare="below", where={**WHERE, "method": "coarse"})
     assert fewer["verdict"] == REPRODUCED
-    more = _run("seen_rate", t, feature="x1", threshold=1.0, than="coarse", compare="below",
-                where={**WHERE, "method": "fine"})
+    more = _contrast("bump_seen", t, **seen, test="paired", than={"method": "coarse"},
+                     compare="below", where={**WHERE, "method": "fine"})
     assert more["verdict"] == NOT_REPRODUCED
 
 
@@ -153,22 +177,25 @@ def test_surface_claims_against_eq_6_13():
     X, Z = np.meshgrid(x, z, indexing="ij")
     theory = ale_book_ch6_second_order(d, X, Z)
     rng = np.random.default_rng(3)
-    params = {"a": 0.0, "b": 0.5, "mu": 5.0, "sd": 1.0}
+    params = {"a": 0.0, "b": 0.5, "mu": 5.0, "sd": 1.0, "value": 1.0}
     good = _tables(_surface([theory + rng.normal(0, 0.01, theory.shape) for _ in range(6)], x, z))
-    assert _run("surface_theory", good, **params)["verdict"] == REPRODUCED
+    assert _contrast("ale2_on_theory", good, **params)["verdict"] == REPRODUCED
     half = _tables(_surface([theory / 2 + rng.normal(0, 0.01, theory.shape) for _ in range(6)],
                             x, z))
-    assert _run("surface_theory", half, **params)["verdict"] == NOT_REPRODUCED
+    assert _contrast("ale2_on_theory", half, **params)["verdict"] == NOT_REPRODUCED
     zero = _tables(_surface([np.zeros_like(theory)] * 3, x, z))
     assert _run("surface_flat", zero, max=1e-9)["verdict"] == REPRODUCED
     assert _run("surface_flat", good, max=1e-9)["verdict"] == NOT_REPRODUCED
     pd_true = _tables(_surface([X * Z * 5.0 * (1 + rng.normal(0, 0.001)) for _ in range(6)],
                                x, z))
-    assert _run("surface_excess", pd_true, below=4.0, mu=5.0, value=1.0)["verdict"] == REPRODUCED
+    excess = {"below": 4.0, "mu": 5.0, "value": 1.0}
+    assert _contrast("pd2_excess", pd_true, **excess)["verdict"] == REPRODUCED
     exploded = _tables(_surface([X * Z * 5.0 + 50 * (Z < 4) + rng.normal(0, 0.1, X.shape)
                                  for _ in range(6)], x, z))
-    assert _run("surface_excess", exploded, below=4.0, mu=5.0, value=1.0,
-                compare="above")["verdict"] == REPRODUCED
+    assert _contrast("pd2_excess", exploded, **excess,
+                     compare="above")["verdict"] == REPRODUCED
+    curves = _tables(_curves("m", x, [x] * 3))
+    assert "no surface" in _run("surface_flat", curves, max=1e-9)["reason"]
 
 
 # ---- run times, orders of levels, ICE curves
@@ -182,18 +209,25 @@ def _timings(method: str, n: int, ms: float, scenario: str = "s", calls: int = 1
                          "seconds": ms / 1e3 * np.exp(rng.normal(0, 0.02, calls))})
 
 
-def test_time_ratio_against_a_published_ratio_and_its_spread():
+def test_time_ratios_against_a_published_ratio_and_its_spread():
     t = _tables(_timings("m", 100, 10.0), _timings("m", 1000, 50.0, seed=1),
                 _timings("other", 100, 2.0, seed=2), _timings("m", 100, 30.0, "p40", seed=3))
-    grow = _run("time_ratio", t, n=1000, than_n=100, value=5.0, margin=0.05)
+    times = {"test": "log_ratio"}
+    grow = _contrast("call_seconds", t, **times, n=1000, than={"n": 100}, value=5.0,
+                     margin=0.05)
     assert grow["verdict"] == REPRODUCED
-    assert _run("time_ratio", t, n=1000, than_n=100, value=14.0)["verdict"] == NOT_REPRODUCED
-    assert _run("time_ratio", t, n=100, than="other", value=1.0,
-                compare="above")["verdict"] == REPRODUCED
-    wide = _run("time_ratio", t, n=100, than_scenario="p40", value=1 / 3, margin=0.05)
+    assert _contrast("call_seconds", t, **times, n=1000, than={"n": 100},
+                     value=14.0)["verdict"] == NOT_REPRODUCED
+    assert _contrast("call_seconds", t, **times, n=100, than={"method": "other"}, value=1.0,
+                     compare="above")["verdict"] == REPRODUCED
+    wide = _contrast("call_seconds", t, **times, n=100, than={"scenario": "p40"}, value=1 / 3,
+                     margin=0.05)
     assert wide["verdict"] == REPRODUCED
-    missing = _run("time_ratio", t, n=10000, than_n=100, value=24.0)
+    missing = _contrast("call_seconds", t, **times, n=10000, than={"n": 100}, value=24.0)
     assert missing["verdict"] == NO_DATA and "n = 10000" in missing["reason"]
+    once = _tables(_timings("m", 100, 10.0, calls=1), _timings("m", 1000, 50.0, calls=1))
+    one_call = _contrast("call_seconds", once, **times, n=1000, than={"n": 100}, value=5.0)
+    assert one_call["verdict"] == NO_DATA and "2 repetitions or more" in one_call["reason"]
 
 
 def _levels(method: str, order: list[int], values: list[float], scenario: str = "s",
@@ -208,14 +242,15 @@ def test_orders_and_level_values_of_categorical_ales():
                 _levels("codes", [0, 1, 2], [0.5, 1.0, -1.5]),
                 _levels("sim", [2, 0, 1], [-1.0, 0.0, 1.0], scenario="r"))
     where = {**WHERE, "method": "sim"}
-    assert _run("order_differs", t, feature="g", than="codes", where=where)["verdict"] == REPRODUCED
-    assert _run("order_differs", t, feature="g", than_scenario="r",
+    assert _run("order_differs", t, feature="g", than={"method": "codes"},
+                where=where)["verdict"] == REPRODUCED
+    assert _run("order_differs", t, feature="g", than={"scenario": "r"},
                 where=where)["verdict"] == NOT_REPRODUCED
-    assert _run("levels_differ", t, feature="g", than="codes", where=where)["verdict"] == REPRODUCED
+    gap = {"feature": "g", "versus": "codes", "compare": "above", "where": where}
+    assert _contrast("level_gap", t, **gap)["verdict"] == REPRODUCED
     same = _tables(_levels("sim", [2, 0, 1], [-1.0, 0.0, 1.0]),
                    _levels("codes", [0, 1, 2], [0.0, 1.0, -1.0]))
-    assert _run("levels_differ", same, feature="g", than="codes",
-                where=where)["verdict"] == NOT_REPRODUCED
+    assert _contrast("level_gap", same, **gap)["verdict"] == NOT_REPRODUCED
 
 
 def _ice(curves: np.ndarray, x: np.ndarray, reps: int = 2) -> pd.DataFrame:

@@ -12,9 +12,11 @@ import pytest
 from figure_inputs import WrittenInputs
 
 import imlbench.studies.book_importance  # noqa: F401  (registers the method, kinds, figures)
+from imlbench.config import load_study, study_path
 from imlbench.explain.api import METHODS, ExplainContext
 from imlbench.figures import FIGURES
 from imlbench.figures.inputs import FigureInputs
+from imlbench.figures.table import SOURCES
 from imlbench.metrics.claims import (
     CLAIMS,
     NO_DATA,
@@ -22,7 +24,7 @@ from imlbench.metrics.claims import (
     REPRODUCED,
     Tables,
 )
-from imlbench.params import check_all
+from imlbench.params import check_all, with_defaults
 from imlbench.studies.book_importance.ch8_boston import conflicts, expected_conflicts
 
 NOISE = np.array([0.0, 0.05, -0.05, 0.02, -0.02, 0.04, -0.04, 0.01])
@@ -45,6 +47,11 @@ def _row(kind: str, ranked: pd.DataFrame = None, other: pd.DataFrame = None,
     (row,) = spec(claim, Tables(ranked=empty if ranked is None else ranked, truth={},
                                 other=empty if other is None else other))
     return row
+
+
+def _contrast(statistic: str, other: pd.DataFrame, **params) -> dict:
+    """The row of a ``contrast`` claim on the study's ``statistic`` (rows in ``other``)."""
+    return _row("contrast", other=other, statistic=f"book_importance.{statistic}", **params)
 
 
 class _Model:
@@ -123,14 +130,16 @@ def _assoc(r: dict[str, float], reps: int = 5) -> pd.DataFrame:
 
 def test_association_bound_reads_the_pairs_in_either_order():
     strong = _assoc({"lstat:rm": -0.61, "age:lstat": 0.6, "crim:rm": 0.1})
-    row = _row("association_bound", other=strong, feature="lstat", others=["rm", "age"],
-               stat="min", value=0.5, compare="above")
+    row = _contrast("association_bound", strong, feature="lstat", others=["rm", "age"],
+                    stat="min", value=0.5, compare="above")
     assert row["verdict"] == REPRODUCED
     weak = _assoc({"lstat:rm": -0.61, "crim:lstat": 0.456})
-    assert _row("association_bound", other=weak, feature="lstat", others=["rm", "crim"],
-                stat="min", value=0.5, compare="above")["verdict"] == NOT_REPRODUCED
-    missing = _row("association_bound", other=weak, feature="lstat", others=["dis"],
-                   stat="min", value=0.5, compare="above")
+    assert _contrast("association_bound", weak, feature="lstat", others=["rm", "crim"],
+                     stat="min", value=0.5, compare="above")["verdict"] == NOT_REPRODUCED
+    assert _contrast("association_bound", weak, feature="lstat", others=["rm", "crim"],
+                     stat="max", value=0.5, compare="above")["verdict"] == REPRODUCED
+    missing = _contrast("association_bound", weak, feature="lstat", others=["dis"],
+                        stat="min", value=0.5, compare="above")
     assert missing["verdict"] == NO_DATA and "dis" in missing["reason"]
 
 
@@ -173,14 +182,17 @@ def test_shuffle_conflicts_and_permuted_marginal():
     rng = np.random.default_rng(0)
     shuffled = _rows_table([rng.permutation(weekday) for _ in range(50)], work, holiday,
                            weekday)
-    above = _row("shuffle_conflicts", other=shuffled, value=0.0, compare="above")
+    above = _contrast("shuffle_conflicts", shuffled, value=0.0, compare="above")
     assert above["verdict"] == REPRODUCED and "original data 0.000" in above["reproduced"]
-    assert _row("shuffle_conflicts", other=shuffled, against="expected",
-                compare="equal")["verdict"] == REPRODUCED
+    assert _contrast("shuffle_conflicts", shuffled, minus_expected=True,
+                     compare="equal")["verdict"] == REPRODUCED
+    # the share is near its expectation (about 0.4), far from 0
+    assert _contrast("shuffle_conflicts", shuffled, compare="equal")["verdict"] == \
+        NOT_REPRODUCED
     # shuffles that keep every weekday in place conflict nowhere: not above 0
     kept = _rows_table([weekday, weekday], work, holiday, weekday)
-    assert _row("shuffle_conflicts", other=kept, value=0.0,
-                compare="above")["verdict"] != REPRODUCED
+    assert _contrast("shuffle_conflicts", kept, value=0.0,
+                     compare="above")["verdict"] != REPRODUCED
     assert _row("permuted_marginal", other=shuffled, feature="weekday")["verdict"] == \
         REPRODUCED
     altered = _rows_table([np.full(14, 3.0)], work, holiday, weekday)
@@ -188,9 +200,13 @@ def test_shuffle_conflicts_and_permuted_marginal():
         NOT_REPRODUCED
 
 
+#: the study's figure entries (the layer's drawers draw most of them from their YAML alone)
+ENTRIES = load_study(study_path(Path(__file__).parents[3], "book_importance"), "smoke").figures
+
+
 class Written(WrittenInputs):
     def draw(self, name: str, params: dict, scenarios: list[str]) -> Path:
-        spec = FIGURES.get(f"book_importance.{name}")
+        spec = FIGURES.get(name if name in FIGURES else f"book_importance.{name}")
         assert set(self.methods) == set(spec.methods), "the test fills every declared role"
         check_all(spec.params, params, owner=name)
         inputs = FigureInputs(self.paths, self.methods, scenarios)
@@ -204,12 +220,36 @@ def test_illustration_table_figure_draws_the_intact_and_the_changed_tables(tmp_p
     rows = METHODS.get("illustration_rows")(ctx, {"permute": ["a", "b"], "drop": ["a"]},
                                             np.random.default_rng(1))
     d = Written(tmp_path)
-    d.table("s", "rf", "rows_m", "rows", rows.assign(rep=0))
-    assert d.draw("illustration_table", {"kind": "permute", "columns": ["a", "b", "c"]},
+    d.table("s", "rf", "rows_m", "table", rows.assign(rep=0))
+    source = {"source": "book_importance.illustration"}
+    assert d.draw("table", {**source, "source_params": {"kind": "permute",
+                                                        "columns": ["a", "b", "c"]}},
                   ["s"]).exists()
-    assert d.draw("illustration_table", {"kind": "drop", "columns": ["a", "b", "c"],
-                                         "dates": "2011-01-01", "names": {"y": "cnt"}},
-                  ["s"]).exists()
+    assert d.draw("table", {**source, "source_params": {
+        "kind": "drop", "columns": ["a", "b", "c"], "dates": "2011-01-01",
+        "names": {"y": "cnt"}}}, ["s"]).exists()
+
+
+def test_illustration_panels_shade_the_permuted_column_and_flag_impossible_days():
+    """The intact table, then one per permuted column (shaded, its first shuffle); a day whose
+    weekday contradicts its working-day flag is flagged."""
+    est = pd.DataFrame(
+        [{"table": "original", "feature": "", "shuffle": 0, "row": r, "column": c, "value": v}
+         for r, day in enumerate([(0, 0, 0), (6, 1, 0), (3, 1, 0)])
+         for c, v in zip(("weekday", "work", "holiday"), day, strict=True)]
+        + [{"table": "original", "feature": "", "shuffle": 0, "row": r, "column": "y",
+            "value": 1.0} for r in range(3)]
+        + [{"table": "permuted", "feature": "weekday", "shuffle": 0, "row": r,
+            "column": "weekday", "value": v} for r, v in enumerate([3, 2, 0])]).assign(rep=0)
+    source = SOURCES.get("book_importance.illustration")
+    panels = source.make(est, **with_defaults(source.params, {
+        "columns": ["weekday", "work", "holiday"],
+        "conflicts": {"feature": "weekday", "flag": "work", "holiday": "holiday"}}))
+    assert [p.title for p in panels] == ["intact data", "weekday permuted over all 3 rows"]
+    assert panels[0].flagged == (False, True, False)
+    assert panels[1].flagged == (True, False, True)
+    assert panels[1].shaded == ("weekday",) and panels[0].shaded == ()
+    assert list(panels[1].cells["weekday"]) == ["3", "2", "0"]
 
 
 def test_importance_figures_draw_on_synthetic_inputs(tmp_path):
@@ -218,8 +258,8 @@ def test_importance_figures_draw_on_synthetic_inputs(tmp_path):
     pfi = pfi.drop(columns=["scenario", "learner", "method"]).assign(
         lower=lambda x: x["value"] - 0.1, upper=lambda x: x["value"] + 0.1, lower_q=0.05,
         upper_q=0.95, n_repeats=5)
-    d.table("s", "rf", "pfi_m", "pfi", pfi)
-    assert d.draw("forest_pfi", {"labels": {"rm": "Rooms"}}, ["s"]).exists()
+    d.table("s", "rf", "pfi_m", "importance", pfi)
+    assert d.draw("importance_dots", ENTRIES["fig_8_2"]["params"], ["s"]).exists()
 
     d = Written(tmp_path / "variants")
     for sc, shift in (("orig", 0.0), ("dup", -1.5)):
@@ -228,7 +268,7 @@ def test_importance_figures_draw_on_synthetic_inputs(tmp_path):
             values["lstat_dup"] = 2.5 + NOISE
         d.table(sc, "rf", "loco_m", "importance",
                 _ranked(values).drop(columns=["scenario", "learner", "method"]))
-    assert d.draw("boston_variants", {"groups": {"orig": "original"}}, ["orig", "dup"]).exists()
+    assert d.draw("importance_dots", ENTRIES["fig_9_25"]["params"], ["orig", "dup"]).exists()
 
     d = Written(tmp_path / "benchmark")
     for learner, mse in (("rf", 11.0), ("lm", 27.0)):

@@ -1,8 +1,11 @@
 """Chapter 9 simulations of the book (PFI and LOCO over a correlation sweep): the claim kinds
-importance_contrast (the layer's) and s_fit_better (each on a case that holds and one that
-fails), the book's places from the layer's ranks, and the figures on synthetic inputs."""
+importance_contrast (the layer's) and s_fit_better and the benchmark errors through ``contrast``
+(each on a case that holds and one that fails), the book's places from the layer's ranks, and
+the figures on synthetic inputs."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -10,12 +13,15 @@ import pytest
 from figure_inputs import WrittenInputs, write
 
 import imlbench.studies.book_importance  # noqa: F401  (registers the kinds and figures)
+from imlbench.config import load_study, study_path
 from imlbench.figures import FIGURES
+from imlbench.figures.importance import level_name, mean_places, summarise
 from imlbench.figures.inputs import FigureInputs
 from imlbench.metrics.claims import CLAIMS, NO_DATA, NOT_REPRODUCED, REPRODUCED, Tables
 from imlbench.metrics.ranks import add_ranks
-from imlbench.studies.book_importance.figures.ch9_sim import mean_places, over_splits
 
+#: the study's figure entries (the rank figures are entries of the layer's importance_dots)
+ENTRIES = load_study(study_path(Path(__file__).parents[3], "book_importance"), "smoke").figures
 #: a repetition's offset of every value, so that SEs are small but not 0
 NOISE = [0.0, 0.02, -0.02, 0.01, -0.01, 0.03]
 
@@ -51,18 +57,21 @@ def _tables(other: pd.DataFrame | None = None) -> Tables:
 
 
 def test_places_turn_the_layers_ranks_over():
-    places = mean_places(RANKED[RANKED["learner"] == "l"]).set_index(["p_rho", "feature"])
+    """The rank panels' places (the layer's ``importance_dots``): 1 = most important."""
+    places = mean_places(RANKED[RANKED["learner"] == "l"], "p_rho").set_index(
+        ["p_rho", "feature"])
     assert places.loc[(0.99, "x1"), "place"] == 1.0  # most important: place 1
     assert places.loc[(0.99, "uninf"), "place"] == 5.0
     assert places.loc[(0.99, "x4"), "place"] == 4.0
 
 
 def test_over_splits_is_the_mean_with_the_5_and_95_percent_quantiles():
-    rows = over_splits(RANKED[RANKED["learner"] == "l"]).set_index(["p_rho", "feature"])
+    rows = summarise(RANKED[RANKED["learner"] == "l"], "p_rho", "mean", [0.05, 0.95])
+    rows = rows.set_index(["p_rho", "feature"])
     x1 = RANKED[(RANKED["scenario"] == "s_rho0") & (RANKED["feature"] == "x1")]["value"]
     assert rows.loc[(0.0, "x1"), "centre"] == pytest.approx(x1.mean())
     assert rows.loc[(0.0, "x1"), "low"] == pytest.approx(np.quantile(x1, 0.05))
-    assert rows.loc[(0.0, "x1"), "rho"] == "rho = 0"
+    assert level_name(0.0, "p_rho", {}) == "rho = 0"
 
 
 def test_importance_contrast_compares_across_the_sweep():
@@ -117,18 +126,31 @@ def _fit(scenario: str, mse: dict[str, float]) -> pd.DataFrame:
 def test_s_fit_better_orders_learners_by_their_errors():
     t = _tables(_fit("s", {"lm": 1e-4, "svm": 0.02, "rf": 0.08}))
     where = {"scenario": "s", "method": "fit"}
-    assert _row("s_fit_better", t, **where, learner="lm", than=["svm", "rf"])["verdict"] == \
-        REPRODUCED
-    assert _row("s_fit_better", t, **where, learner="rf", than=["svm"])["verdict"] == \
-        NOT_REPRODUCED
-    assert _row("s_fit_better", t, **where, learner="svm", than=["rf"],
-                metric="r2_test")["verdict"] == REPRODUCED
-    assert _row("s_fit_better", t, **where, learner="rf", metric="r2_test",
-                bound=0.9)["verdict"] == REPRODUCED
-    assert _row("s_fit_better", t, **where, learner="rf", metric="r2_test",
-                bound=0.95)["verdict"] == NOT_REPRODUCED
-    with pytest.raises(ValueError, match="exactly one of than"):
-        _row("s_fit_better", t, **where, learner="rf", than=["svm"], bound=0.9)
+    best = _row("s_fit_better", t, **where, learner="lm", than=["svm", "rf"], k=2.0)
+    assert best["verdict"] == REPRODUCED and "s/rf/fit" in best["reproduced"]
+    # one of the two fails: the joint fails
+    assert _row("s_fit_better", t, **where, learner="svm", than=["lm", "rf"],
+                k=2.0)["verdict"] == NOT_REPRODUCED
+    assert _row("s_fit_better", t, **where, learner="svm", than=["rf"], metric="r2_test",
+                k=2.0)["verdict"] == REPRODUCED
+    gone = _row("s_fit_better", t, **where, learner="lm", than=["knn"], k=2.0)
+    assert gone["verdict"] == NO_DATA and "s/knn/fit" in gone["reason"]
+
+
+def test_benchmark_errors_through_the_kit():
+    t = _tables(_fit("s", {"lm": 1e-4, "svm": 0.02, "rf": 0.08}))
+    where = {"scenario": "s", "method": "fit"}
+    fit = {"statistic": "metric", "k": 2.0}
+    # lower MSE than one other learner on the same splits
+    assert _row("contrast", t, **where, learner="svm", **fit, metric="mse_test", test="paired",
+                than={"learner": "rf"}, compare="below")["verdict"] == REPRODUCED
+    assert _row("contrast", t, **where, learner="rf", **fit, metric="mse_test", test="paired",
+                than={"learner": "svm"}, compare="below")["verdict"] == NOT_REPRODUCED
+    # a bound on the mean R^2
+    assert _row("contrast", t, **where, learner="rf", **fit, metric="r2_test", value=0.9,
+                compare="above")["verdict"] == REPRODUCED
+    assert _row("contrast", t, **where, learner="rf", **fit, metric="r2_test", value=0.95,
+                compare="above")["verdict"] == NOT_REPRODUCED
 
 
 def test_figures_draw_synthetic_inputs(tmp_path):
@@ -137,15 +159,15 @@ def test_figures_draw_synthetic_inputs(tmp_path):
         part = RANKED[(RANKED["scenario"] == scenario) & (RANKED["learner"] == "l")]
         w.table(scenario, "l", "m", "importance",
                 part.drop(columns=["scenario", "learner", "method", "rank"]))
-    w.paths["ranks"] = [write(RANKED, tmp_path / "metrics" / "ranks.parquet")]
     inputs = FigureInputs(w.paths, w.methods, ["s_rho0", "s_rho0.99"])
-    spec = {"title": "t", "caption": "c", "params": {"learner": "l", "references": [2.5]}}
-    FIGURES.get("book_importance.s_importance_rank")(inputs, spec, tmp_path / "a.png",
-                                                     tmp_path / "a.pdf")
+    # the study's entry of Fig. 9.3, for the synthetic learner
+    params = {**ENTRIES["fig_9_3"]["params"], "learner": "l"}
+    spec = {"title": "t", "caption": "c", "params": params}
+    FIGURES.get("importance_dots")(inputs, spec, tmp_path / "a.png", tmp_path / "a.pdf")
     assert (tmp_path / "a.png").read_bytes()[:4] == b"\x89PNG"
     with pytest.raises(ValueError, match="no importances of learner"):
-        FIGURES.get("book_importance.s_importance_rank")(
-            inputs, {**spec, "params": {"learner": "x"}}, tmp_path / "b.png",
+        FIGURES.get("importance_dots")(
+            inputs, {**spec, "params": {**params, "learner": "x"}}, tmp_path / "b.png",
             tmp_path / "b.pdf")
 
     w = WrittenInputs(tmp_path / "fit")
@@ -173,6 +195,10 @@ def test_surface_draws_each_scenario_with_its_rows(tmp_path):
         rows = pd.DataFrame({"rep": 0, "split": "train", "x1": grid, "x2": grid, "y": 2 * grid})
         w.paths["data"].append(write(rows, tmp_path / "data" / scenario / "c0.parquet"))
     inputs = FigureInputs(w.paths, w.methods, ["a", "b"])
-    FIGURES.get("book_importance.s_surface")(inputs, {"title": "t", "caption": "c"},
-                                             tmp_path / "s.png", tmp_path / "s.pdf")
+    params = {"panels": [{"scenario": "a", "title": "rho = 0"},
+                         {"scenario": "b", "title": "rho = 0.99"}],
+              "stat": "first", "points": "dots", "arrows": [[-2.0, -2.0, 2.3, -2.0]],
+              "marks": [[2.5, -2.0]], "zlabel": "forest prediction"}  # as Fig. 9.4's entry
+    FIGURES.get("surface")(inputs, {"title": "t", "caption": "c", "params": params},
+                           tmp_path / "s.png", tmp_path / "s.pdf")
     assert (tmp_path / "s.png").read_bytes()[:4] == b"\x89PNG"

@@ -1,5 +1,6 @@
-"""Chapter 12 of the book (introduction to LIME): the black-box map, the claim kinds (each on a
-case that holds and one that fails) and the two figures on synthetic inputs."""
+"""Chapter 12 of the book (introduction to LIME): the black-box map, the statistics through
+``contrast`` (each on a case that holds and one that fails) and the two figures on synthetic
+inputs."""
 
 from __future__ import annotations
 
@@ -44,10 +45,13 @@ def _map() -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True).assign(scenario="s", learner="l", method="map")
 
 
-def _row(kind: str, other: pd.DataFrame, **params) -> dict:
-    claim = {"id": "c", "kind": kind, "text": "", "published": "",
+def _row(statistic: str, other: pd.DataFrame, **params) -> dict:
+    """The row of a ``contrast`` claim on the study's ``statistic``."""
+    claim = {"id": "c", "kind": "contrast", "text": "", "published": "",
+             "statistic": f"book_lime.{statistic}",
              "where": {"scenario": "s", "learner": "l", "method": "lime"}, **params}
-    (row,) = CLAIMS.get(kind)(claim, Tables(ranked=pd.DataFrame(), truth={}, other=other))
+    (row,) = CLAIMS.get("contrast")(claim, Tables(ranked=pd.DataFrame(), truth={},
+                                                  other=other))
     return row
 
 
@@ -74,25 +78,28 @@ def test_local_agreement_holds_for_the_boundary_and_fails_for_a_flipped_line():
     good = _lime({"x1": [-1.0] * REPS, "x2": [1.0] * REPS}, point, [0.5] * REPS, [0.9] * REPS)
     bad = _lime({"x1": [1.0] * REPS, "x2": [-1.0] * REPS}, point, [0.5] * REPS, [0.9] * REPS)
     params = {"map": "map", "nearest": 20, "value": 0.9, "compare": "above"}
-    assert _row("a_local_agreement", pd.concat([good, _map()]), **params)["verdict"] == (
+    assert _row("local_agreement", pd.concat([good, _map()]), **params)["verdict"] == (
         REPRODUCED)
-    assert _row("a_local_agreement", pd.concat([bad, _map()]), **params)["verdict"] == (
+    assert _row("local_agreement", pd.concat([bad, _map()]), **params)["verdict"] == (
         NOT_REPRODUCED)
-    vs = _row("a_local_agreement", pd.concat([good, _map()]), **{**params, "value": 0.0,
-                                                                   "against": "global"})
+    vs = _row("local_agreement", pd.concat([good, _map()]), **{**params, "value": 0.0},
+              test="paired", than={"nearest": None})
     assert vs["verdict"] != REPRODUCED  # equal agreement near and far: no local advantage
+    assert "paired difference 0 " in vs["reproduced"]
+    gone = _row("local_agreement", good, **params)  # no black-box rows
+    assert gone["verdict"] == "no data"
 
 
 def test_lime_fit_and_order():
     point = {"a": 1.0, "b": 2.0, "c": 3.0}
     rows = _lime({"a": [0.5, 0.45, 0.55, 0.5], "b": [-0.4, -0.35, -0.42, -0.38],
                   "c": [0.01, -0.02, 0.0, 0.02]}, point, [0.1] * REPS, [0.8, 0.78, 0.82, 0.8])
-    assert _row("a_lime_order", rows, above=["a", "b"], below=["c"],
+    assert _row("weight_order", rows, above=["a", "b"], below=["c"],
                 compare="above")["verdict"] == REPRODUCED
-    assert _row("a_lime_order", rows, above=["a", "c"], below=["b"],
+    assert _row("weight_order", rows, above=["a", "c"], below=["b"],
                 compare="above")["verdict"] == NOT_REPRODUCED
-    assert _row("a_lime_fit", rows, value=0.5, compare="above")["verdict"] == REPRODUCED
-    assert _row("a_lime_fit", rows, value=0.9, compare="above")["verdict"] == NOT_REPRODUCED
+    assert _row("lime_fit", rows, value=0.5, compare="above")["verdict"] == REPRODUCED
+    assert _row("lime_fit", rows, value=0.9, compare="above")["verdict"] == NOT_REPRODUCED
 
 
 def test_bin_labels_follow_r_lime():

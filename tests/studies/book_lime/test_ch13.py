@@ -1,6 +1,6 @@
 """Chapter 13 of the book (LIME and the kernel width): the piecewise sine reference, the study
-methods, the claim kinds (each on a case that holds and one that fails) and the figures on
-synthetic inputs."""
+methods, the statistics through ``contrast`` and the window kind (each on a case that holds and
+one that fails) and the figures on synthetic inputs."""
 
 from __future__ import annotations
 
@@ -52,6 +52,11 @@ def _lime(slope: dict[str, callable], noise: float = 0.1, seed: int = 0) -> pd.D
 
 
 def _verdict(kind: str, other: pd.DataFrame, **params) -> dict:
+    """The row of a claim of ``kind``, or of a ``contrast`` claim on the study's statistic
+    ``kind`` (``book_lime.<kind>``)."""
+    if kind != "n_lime_window":
+        params = {"statistic": f"book_lime.{kind}", **params}
+        kind = "contrast"
     claim = {"id": "c", "kind": kind, "text": "", "published": "",
              "where": {"scenario": "s", "learner": "l", "method": "m"}, **params}
     spec = CLAIMS.get(kind)
@@ -60,23 +65,25 @@ def _verdict(kind: str, other: pd.DataFrame, **params) -> dict:
 
 
 LOCAL = {"left_0": lambda w: 5.0 if w <= 0.5 else 2.5, "right_0": lambda w: 0.0}
-COEF = {"point": "left", "feature": "x1", "kernel_width": 0.1, "value": None,
-        "reference": "none", "than_point": None, "than_method": None, "than_width": None,
-        "test": "mean", "runs": 1, "compare": "equal", "k": 3.0, "atol": 0.0}
+COEF = {"point": "left", "feature": "x1", "kernel_width": 0.1}
 
 
-def test_coefficient_against_a_number_a_reference_and_another_point():
+def test_coefficient_against_a_number_a_reference_and_another_cell():
     rows = _lime(LOCAL)
-    assert _verdict("n_lime_coef", rows, **{**COEF, "value": 5.0})["verdict"] == REPRODUCED
-    assert _verdict("n_lime_coef", rows, **{**COEF, "value": 3.0})["verdict"] == NOT_REPRODUCED
-    published = {**COEF, "kernel_width": 2.0, "value": 2.5, "test": "published"}
-    assert _verdict("n_lime_coef", rows, **published)["verdict"] == REPRODUCED
-    ref = {**COEF, "reference": "sine_slope"}  # -4.5 at x = 12.75: far from 5
-    assert _verdict("n_lime_coef", rows, **ref)["verdict"] == NOT_REPRODUCED
-    diff = {**COEF, "kernel_width": 0.5, "than_point": "right", "value": 5.0}
-    assert _verdict("n_lime_coef", rows, **diff)["verdict"] == REPRODUCED
-    wider = {**COEF, "than_width": 2.0, "value": 0.0, "compare": "above"}
-    assert _verdict("n_lime_coef", rows, **wider)["verdict"] == REPRODUCED
+    assert _verdict("coefficient", rows, **COEF, value=5.0)["verdict"] == REPRODUCED
+    assert _verdict("coefficient", rows, **COEF, value=3.0)["verdict"] == NOT_REPRODUCED
+    published = {**COEF, "kernel_width": 2.0, "value": 2.5, "test": "prediction"}
+    assert _verdict("coefficient", rows, **published)["verdict"] == REPRODUCED
+    ref = {**COEF, "minus_reference": "sine_slope"}  # -4.5 at x = 12.75: far from 5
+    row = _verdict("coefficient", rows, **ref)
+    assert row["verdict"] == NOT_REPRODUCED and "9.5" in row["reproduced"]
+    diff = {**COEF, "kernel_width": 0.5, "test": "paired", "than": {"point": "right"},
+            "value": 5.0}
+    assert _verdict("coefficient", rows, **diff)["verdict"] == REPRODUCED
+    wider = {**COEF, "test": "paired", "than": {"kernel_width": 2.0}, "compare": "above"}
+    assert _verdict("coefficient", rows, **wider)["verdict"] == REPRODUCED
+    every = {**COEF, "kernel_width": None, "test": "paired", "than": {"kernel_width": 2.0}}
+    assert _verdict("coefficient", rows, **every)["verdict"] == NOT_REPRODUCED
 
 
 def test_window_holds_inside_and_fails_beyond():
@@ -89,26 +96,24 @@ def test_window_holds_inside_and_fails_beyond():
 
 
 def test_spread_is_larger_at_small_widths():
-    base = {"points": None, "feature": "x1", "below": 0.05, "between": [0.1, 2.0],
-            "value": 0.0, "k": 3.0, "atol": 0.0}
-    assert (_verdict("n_lime_spread", _lime(LOCAL), **base, compare="above")["verdict"]
+    base = {"feature": "x1", "widths": [0, 0.05], "test": "paired",
+            "than": {"widths": [0.1, 2.0]}}
+    assert (_verdict("log_sd", _lime(LOCAL), **base, compare="above")["verdict"]
             == REPRODUCED)
-    assert (_verdict("n_lime_spread", _lime(LOCAL), **base, compare="below")["verdict"]
+    assert (_verdict("log_sd", _lime(LOCAL), **base, compare="below")["verdict"]
             == NOT_REPRODUCED)
 
 
 def test_inclusion_and_mixing():
     rows = _lime(LOCAL)
-    inc = {"features": ["x1"], "mode": "all", "kernel_width": 2.0, "points": None,
-           "value": 1.0, "compare": "equal", "k": 3.0, "atol": 0.0}
-    assert _verdict("n_inclusion", rows, **inc)["verdict"] == REPRODUCED
+    inc = {"features": ["x1"], "mode": "all", "kernel_width": 2.0, "value": 1.0}
+    assert _verdict("inclusion", rows, **inc)["verdict"] == REPRODUCED
     both = {**inc, "features": ["x1", "x2"]}  # x2 never kept at width 2
-    assert _verdict("n_inclusion", rows, **both)["verdict"] == NOT_REPRODUCED
-    mix = {"kernel_width": 0.02, "than_width": 2.0, "points": None, "value": 0.0, "k": 3.0,
-           "atol": 0.0}
-    assert _verdict("n_inclusion_mixing", rows, **mix, compare="above")["verdict"] == REPRODUCED
-    assert (_verdict("n_inclusion_mixing", rows, **mix, compare="below")["verdict"]
-            == NOT_REPRODUCED)
+    assert _verdict("inclusion", rows, **both)["verdict"] == NOT_REPRODUCED
+    assert _verdict("inclusion", rows, **{**both, "mode": "any"})["verdict"] == REPRODUCED
+    mix = {"kernel_width": 0.02, "test": "paired", "than": {"kernel_width": 2.0}}
+    assert _verdict("mixing", rows, **mix, compare="above")["verdict"] == REPRODUCED
+    assert _verdict("mixing", rows, **mix, compare="below")["verdict"] == NOT_REPRODUCED
 
 
 def _curve() -> pd.DataFrame:

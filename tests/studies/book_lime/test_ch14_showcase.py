@@ -1,5 +1,6 @@
-"""Chapter 14's sketches and showcases: the binned bike data, the sd-ratio claim kind (a case
-that holds and one that fails, with its jackknife SE against a brute-force jackknife) and the
+"""Chapter 14's sketches and showcases: the binned bike data, the stability measure as the
+kit's spread of a cell's weights, its ratios through ``contrast``'s ``spread_ratio`` and the
+ratio of two ratios (``m_sd_ratio``; each a case that holds and one that fails), and the
 figures on synthetic inputs."""
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ from imlbench.dgp.base import DGPS
 from imlbench.figures import FIGURES
 from imlbench.figures.inputs import FigureInputs
 from imlbench.metrics.claims import CLAIMS, NOT_REPRODUCED, REPRODUCED, Tables
-from imlbench.studies.book_lime.ch14_showcase import cell_sd
+from imlbench.metrics.contrasts import Cell, spread
+from imlbench.studies.book_lime.ch14_showcase import weight_sd
 
 FEATURES = ["a", "b", "c"]
 
@@ -31,48 +33,64 @@ def _lime(sd: float, *, scenario: str = "s", learner: str = "l", method: str = "
     })
 
 
+def _tables(rows: pd.DataFrame) -> Tables:
+    return Tables(ranked=pd.DataFrame(), truth={}, other=rows)
+
+
 def _row(rows: pd.DataFrame, **params) -> dict:
-    claim = {"id": "c", "kind": "m_sd_ratio", "text": "", "published": "",
+    claim = {"id": "c", "kind": "contrast", "text": "", "published": "",
+             "statistic": "book_lime.weight_sd", "test": "spread_ratio", "k": 2.0,
              "where": {"scenario": "s", "learner": "l", "method": "m"}, **params}
-    (row,) = CLAIMS.get("m_sd_ratio")(claim, Tables(ranked=pd.DataFrame(), truth={},
-                                                    other=rows))
+    (row,) = CLAIMS.get("contrast")(claim, _tables(rows))
     return row
 
 
-def test_cell_sd_is_the_average_sd_with_the_jackknife_over_repeats():
+def test_the_spread_of_a_cells_weights_is_the_books_average_sd():
     rows = pd.concat([_lime(0.5, seed=1, repeats=8), _lime(2.0, point="x", seed=2, repeats=8)])
-    sd, se, n = cell_sd(rows)
+    sample = weight_sd(Cell("s", "l", "m"), _tables(rows))
     wide = rows.pivot_table(index=["point", "feature"], columns="repeat", values="value")
-    assert sd == pytest.approx(wide.std(axis=1, ddof=1).mean())
-    loo = [wide.drop(columns=r).std(axis=1, ddof=1).mean() for r in wide.columns]
-    assert se == pytest.approx(np.sqrt(7 / 8 * ((np.array(loo) - np.mean(loo)) ** 2).sum()))
-    assert n == 8
+    assert spread(sample.values) == pytest.approx(wide.std(axis=1, ddof=1).mean())
+    one = weight_sd(Cell("s", "l", "m", {"point": "x"}), _tables(rows))
+    assert spread(one.values) == pytest.approx(wide.loc["x"].std(axis=1, ddof=1).mean())
+    flat = weight_sd(Cell("s", "l", "m"), _tables(_lime(0.0)))
+    assert "do not vary" in flat.reason
 
 
-def test_m_sd_ratio_holds_and_fails_between_points():
+def test_the_sd_ratio_holds_and_fails_between_points():
     rows = pd.concat([_lime(0.1, seed=1), _lime(0.3, point="outlier", seed=2)])
-    wider = {"point": "outlier", "than_point": "mean", "compare": "above", "value": 1.0}
+    wider = {"point": "outlier", "than": {"point": "mean"}, "compare": "above", "value": 1.0}
     row = _row(rows, **wider)
     assert row["verdict"] == REPRODUCED and "ratio 3" in row["reproduced"]
-    assert _row(rows, **{**wider, "point": "mean", "than_point": "outlier"})["verdict"] == \
-        NOT_REPRODUCED
+    assert _row(rows, **{**wider, "point": "mean", "than": {"point": "outlier"}})["verdict"] \
+        == NOT_REPRODUCED
     # a ratio of 3 is not above 5
     assert _row(rows, **{**wider, "value": 5.0})["verdict"] == NOT_REPRODUCED
 
 
-def test_m_sd_ratio_of_ratios_across_scenarios_and_learners():
+def _ratio_of_ratios(rows: pd.DataFrame, **params) -> dict:
+    claim = {"id": "c", "kind": "m_sd_ratio", "text": "", "published": "", "k": 2.0,
+             "where": {"scenario": "s", "learner": "tree", "method": "m"}, **params}
+    (row,) = CLAIMS.get("m_sd_ratio")(claim, _tables(rows))
+    return row
+
+
+def test_a_ratio_of_ratios_across_scenarios_and_learners():
     rows = pd.concat([
         _lime(0.2, learner="tree", seed=1), _lime(0.1, learner="lm", seed=2),  # ratio 2
         _lime(1.0, scenario="t", learner="tree", seed=3),
         _lime(0.01, scenario="t", learner="lm", seed=4),  # ratio 100
     ])
-    weaker = {"than_learner": "lm", "against_scenario": "t", "against_than_learner": "lm",
-              "compare": "below", "value": 1.0}
-    claim = {"where": {"scenario": "s", "learner": "tree", "method": "m"}}
-    row = _row(rows, **weaker, **claim)
+    weaker = {"than": {"learner": "lm"}, "against": {"scenario": "t"}, "compare": "below",
+              "value": 1.0}
+    row = _ratio_of_ratios(rows, **weaker)
     assert row["verdict"] == REPRODUCED and "ratio of ratios 0.01" in row["reproduced"]
-    assert _row(rows, **{**weaker, "compare": "above"}, **claim)["verdict"] == NOT_REPRODUCED
-    assert _row(rows, **{**weaker, "against_scenario": "u"}, **claim)["verdict"] == "no data"
+    assert _ratio_of_ratios(rows, **{**weaker, "compare": "above"})["verdict"] == \
+        NOT_REPRODUCED
+    # D is C moved by against_than (default: by than): C over itself is 1, and 2 is not below 1
+    same = _ratio_of_ratios(rows, **weaker, against_than={"learner": "tree"})
+    assert same["verdict"] == NOT_REPRODUCED
+    gone = _ratio_of_ratios(rows, **{**weaker, "against": {"scenario": "u"}})
+    assert gone["verdict"] == "no data" and "u/tree/m" in gone["reason"]
 
 
 def test_bikes_binned_makes_every_feature_a_class():

@@ -1,5 +1,5 @@
-"""Chapter 2 of the book (PDP and ICE on the Titanic passengers): the study's claim kinds on
-cases that hold and cases that fail, and its figures on synthetic inputs."""
+"""Chapter 2 of the book (PDP and ICE on the Titanic passengers): the study's claim kinds and
+statistics on cases that hold and cases that fail, and its figures on synthetic inputs."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+import yaml
 from figure_inputs import WrittenInputs, write
 
 import imlbench.studies.book_pdp  # noqa: F401  (registers the kinds and figures)
@@ -37,15 +38,20 @@ def _surface(slopes: dict[float, float], reps: int = 5, zs=None) -> pd.DataFrame
                          for r in range(reps) for z, b in slopes.items() for x in AGES])
 
 
+def _slice(est: pd.DataFrame, **params) -> dict:
+    """The row of a ``contrast`` claim on the statistic ``book_pdp.surface_slice``."""
+    return _row("contrast", est, statistic="book_pdp.surface_slice", **params)
+
+
 def test_surface_slices_compare_the_slopes_of_two_slices():
     est = _surface({0.0: -0.002, 1.0: -0.006})
-    steeper = dict(at=1, than=0, range=[0, 81], value=0.0, compare="below")
-    assert _row("surface_slices", est, **steeper)["verdict"] == REPRODUCED
+    steeper = dict(at=1, minus_at=0, range=[0, 81], value=0.0, compare="below")
+    assert _slice(est, **steeper)["verdict"] == REPRODUCED
     flatter = _surface({0.0: -0.006, 1.0: -0.002})
-    assert _row("surface_slices", flatter, **steeper)["verdict"] == NOT_REPRODUCED
-    alone = _row("surface_slices", est, at=0, range=[0, 81], value=0.0, compare="below")
+    assert _slice(flatter, **steeper)["verdict"] == NOT_REPRODUCED
+    alone = _slice(est, at=0, range=[0, 81], value=0.0, compare="below")
     assert alone["verdict"] == REPRODUCED and "at z = 0:" in alone["reproduced"]
-    same = _row("surface_slices", est, at=1, than=0.9, range=[0, 81], value=0.0)
+    same = _slice(est, at=1, minus_at=0.9, range=[0, 81], value=0.0)
     assert same["verdict"] == NO_DATA and "same grid z 1" in same["reason"]
 
 
@@ -56,13 +62,14 @@ def test_surface_slices_mean_gap_beyond_another_range():
              "value": 0.3 + (x / 40 if z == 100 else 0.0) + 0.001 * r}
             for r in range(4) for z in (0.0, 25.0, 100.0) for x in AGES]
     est = pd.DataFrame(rows)
-    gap = dict(at=95, than=3, range=[18, 81], stat="mean", value=0.0, compare="above")
-    assert _row("surface_slices", est, **gap)["verdict"] == REPRODUCED
-    beyond = _row("surface_slices", est, **gap, than_range=[0, 12])
+    gap = dict(at=95, minus_at=3, range=[18, 81], stat="mean", value=0.0, compare="above")
+    assert _slice(est, **gap)["verdict"] == REPRODUCED
+    # the same gap over the children's ages, paired by repetition
+    beyond = _slice(est, **gap, test="paired", than={"range": [0, 12]})
     assert beyond["verdict"] == REPRODUCED
     mean = 0.3 + AGES[AGES >= 18].mean() / 40 - 0.3
     assert f"{mean - AGES[AGES <= 12].mean() / 40:.4g}" in beyond["reproduced"]
-    reversed_ = _row("surface_slices", est, **{**gap, "at": 3, "than": 95})
+    reversed_ = _slice(est, **{**gap, "at": 3, "minus_at": 95})
     assert reversed_["verdict"] == NOT_REPRODUCED
 
 
@@ -108,7 +115,7 @@ class Written(WrittenInputs):
         self.paths["data"].append(write(table, self.root / "data" / scenario / "c0.parquet"))
 
     def draw(self, name: str, params: dict) -> Path:
-        spec = FIGURES.get(f"book_pdp.{name}")
+        spec = FIGURES.get(name if name in FIGURES.names() else f"book_pdp.{name}")
         assert set(self.methods) == set(spec.methods), "the test fills every declared role"
         check_all(spec.params, params, owner=name)  # as the study file's validator does
         inputs = FigureInputs(self.paths, self.methods, ["titanic"])
@@ -150,20 +157,27 @@ def test_pdp_figure_draws_a_numeric_and_a_categorical_feature(tmp_path, drawn):
     assert ticks == ["1st", "2nd", "3rd"]
 
 
+def _entry(figure: str) -> dict:
+    """The parameters the study file gives ``figure``."""
+    path = Path(__file__).parents[3] / "config" / "studies" / "book_pdp" / "10_ch2.yaml"
+    return yaml.safe_load(path.read_text())["figures"][figure]["params"]
+
+
 def test_surface_figure_draws_lines_or_a_colour_scale_and_names_a_stand_in(tmp_path, drawn):
     d = Written(tmp_path)
     d.table("titanic", "t_rf", "t_surface_age_sex", "surface",
             _surface({0.0: -0.002, 1.0: -0.006}, reps=3).drop(
                 columns=["scenario", "learner", "method"]))
-    d.draw("titanic_surface", {"kind": "lines", "zname": "sex", "levels": ["female", "male"]})
+    d.data()
+    d.draw("surface", _entry("fig_2_3"))
     legend = [t.get_text() for t in drawn[0].axes[0].get_legend().get_texts()]
     assert legend == ["sex = female", "sex = male"]
     d = Written(tmp_path / "colour")
     d.table("titanic", "t_rf", "t_surface_age_pclass", "surface",
             _surface({0.0: 0.0, 1.0: -0.002, 2.0: -0.004}, reps=2).drop(
                 columns=["scenario", "learner", "method"]))
-    d.draw("titanic_surface", {"kind": "colour", "zname": "passenger class",
-                               "levels": ["1st", "2nd", "3rd"], "stands_in_for": "fare"})
+    d.data()
+    d.draw("surface", _entry("fig_2_4"))
     (title,) = _titles(drawn[1])
     assert "stand-in: the data have no fare; drawn: age x passenger class" in title
     assert [t.get_text() for t in drawn[1].axes[0].get_yticklabels()] == ["1st", "2nd", "3rd"]

@@ -1,4 +1,4 @@
-"""Chapter 3.2 of the book (bike rentals): the claim kinds comparing PDPs across models and
+"""Chapter 3.2 of the book (bike rentals): the claims comparing PDPs across models and
 testing association measures, on cases that hold and cases that fail, and the figures on
 synthetic inputs."""
 
@@ -12,8 +12,8 @@ from figure_inputs import WrittenInputs
 import imlbench.studies.book_pdp  # noqa: F401  (registers the kinds and figures)
 from imlbench.figures import FIGURES
 from imlbench.figures.inputs import FigureInputs
+from imlbench.figures.matrix import pairs_matrix
 from imlbench.metrics.claims import CLAIMS, NO_DATA, NOT_REPRODUCED, REPRODUCED, Tables
-from imlbench.studies.book_pdp.figures.ch3_bike import association_matrix
 
 GRID = np.linspace(0.1, 0.9, 50)
 
@@ -33,14 +33,17 @@ def _row(kind: str, est: pd.DataFrame, scenario: str, method: str = "m", **param
     return row
 
 
-def test_range_ratio_sees_a_flattened_pdp():
+def test_the_ratio_of_spans_sees_a_flattened_pdp():
+    """A ``contrast`` of ``book_pdp.span`` by ``log_ratio``: the ratio of the mean spans of
+    the two models' PDPs (0.8 (600 + 7.5) over 0.8 (1000 + 7.5) here)."""
     est = pd.concat([_curve("one", "temp", 1000.0, jitter=5.0),
                      _curve("both", "temp", 600.0, jitter=5.0)])
-    args = {"feature": "temp", "statistic": "range_ratio", "than_scenario": "one", "value": 1.0}
-    row = _row("bike_pdp_vs", est, "both", **args, compare="below")
-    assert row["verdict"] == REPRODUCED and "0.6" in row["reproduced"]
-    assert _row("bike_pdp_vs", est, "both", **args, compare="above")["verdict"] == NOT_REPRODUCED
-    assert _row("bike_pdp_vs", est, "one", **{**args, "than_scenario": "both"},
+    args = {"statistic": "book_pdp.span", "feature": "temp", "test": "log_ratio",
+            "than": {"scenario": "one"}}
+    row = _row("contrast", est, "both", **args, compare="below")
+    assert row["verdict"] == REPRODUCED and "ratio 0.603" in row["reproduced"]
+    assert _row("contrast", est, "both", **args, compare="above")["verdict"] == NOT_REPRODUCED
+    assert _row("contrast", est, "one", **{**args, "than": {"scenario": "both"}},
                 compare="below")["verdict"] == NOT_REPRODUCED
 
 
@@ -51,14 +54,14 @@ def test_shape_gap_compares_curves_on_their_own_ranges():
     est = pd.concat([_curve("m31", "temp", 1000.0),
                      _curve("m32", "atemp", 1000.0 * 41 / 50, x=atemp, method="a"),
                      _curve("half", "temp", 500.0)])
-    args = {"feature": "temp", "statistic": "shape_gap", "than_feature": "atemp",
-            "than_method": "a", "value": 0.1, "compare": "below"}
-    row = _row("bike_pdp_vs", est, "m31", than_scenario="m32", **args)
+    args = {"feature": "temp", "statistic": "shape_gap", "value": 0.1, "compare": "below",
+            "than": {"scenario": "m32", "feature": "atemp", "method": "a"}}
+    row = _row("bike_pdp_vs", est, "m31", **args)
     assert row["verdict"] == REPRODUCED and row["detectable"] == 0.0
     # 500 x vs 1000 x on the grid: gap 500 (x), RMS over u in [0, 1] relative to 800
     x = 0.1 + 0.8 * np.linspace(0, 1, 101)
     expected = np.sqrt(np.mean((500 * x) ** 2)) / 800
-    row = _row("bike_pdp_vs", est, "half", than_scenario="m32", **args)
+    row = _row("bike_pdp_vs", est, "half", **args)
     assert row["verdict"] == NOT_REPRODUCED and f"{expected:.4g}" in row["reproduced"]
 
 
@@ -66,17 +69,17 @@ def test_rise_sum_ratio_adds_two_features_effects():
     est = pd.concat([_curve("single", "temp", 1000.0),
                      _curve("both", "temp", 600.0), _curve("both", "atemp", 400.0, method="a"),
                      _curve("both2", "temp", 600.0), _curve("both2", "atemp", 100.0, method="a")])
-    args = {"feature": "temp", "statistic": "rise_sum_ratio", "than_scenario": "single",
-            "plus_feature": "atemp", "plus_method": "a", "value": 1.0, "atol": 0.05}
+    args = {"feature": "temp", "statistic": "rise_sum_ratio", "than": {"scenario": "single"},
+            "plus": {"feature": "atemp", "method": "a"}, "value": 1.0, "atol": 0.05}
     assert _row("bike_pdp_vs", est, "both", **args)["verdict"] == REPRODUCED
     assert _row("bike_pdp_vs", est, "both2", **args)["verdict"] == NOT_REPRODUCED
-    with pytest.raises(ValueError, match="needs plus_feature"):
-        _row("bike_pdp_vs", est, "both", **{**args, "plus_feature": None})
+    with pytest.raises(ValueError, match="needs plus"):
+        _row("bike_pdp_vs", est, "both", **{**args, "plus": None})
 
 
 def test_a_missing_curve_is_no_data():
     est = _curve("one", "temp", 1.0)
-    row = _row("bike_pdp_vs", est, "one", feature="temp", than_scenario="two", value=1.0)
+    row = _row("bike_pdp_vs", est, "one", feature="temp", than={"scenario": "two"}, value=1.0)
     assert row["verdict"] == NO_DATA and "two" in row["reason"]
 
 
@@ -89,9 +92,9 @@ def _metrics(values: dict[str, float], reps: int = 2) -> pd.DataFrame:
 def test_metric_and_top_pair():
     est = _metrics({"pearson:temp:atemp": 0.99, "kstar:season:mnth": 0.97,
                     "kstar:season:holiday": 0.05, "kstar:mnth:weathersit": 0.38})
-    args = {"metric": "pearson:temp:atemp", "compare": "above"}
-    assert _row("bike_metric", est, "s", **args, value=0.95)["verdict"] == REPRODUCED
-    assert _row("bike_metric", est, "s", **args, value=0.995)["verdict"] == NOT_REPRODUCED
+    args = {"statistic": "metric", "metric": "pearson:temp:atemp", "compare": "above"}
+    assert _row("contrast", est, "s", **args, value=0.95)["verdict"] == REPRODUCED
+    assert _row("contrast", est, "s", **args, value=0.995)["verdict"] == NOT_REPRODUCED
     top = {"measure": "kstar", "pair": "season:mnth"}
     assert _row("bike_top_pair", est, "s", **top, ratio=0.5)["verdict"] == REPRODUCED
     assert _row("bike_top_pair", est, "s", **top, ratio=0.3)["verdict"] == NOT_REPRODUCED
@@ -101,39 +104,41 @@ def test_metric_and_top_pair():
 
 def test_association_matrix_is_symmetric_with_a_unit_diagonal():
     est = _metrics({"kstar:season:mnth": 0.97, "kstar:season:holiday": 0.05})
-    m = association_matrix(est, "kstar", ["mnth", "season", "holiday"])
+    m = pairs_matrix(est, "kstar", ["mnth", "season", "holiday"])
     assert m.loc["mnth", "season"] == m.loc["season", "mnth"] == pytest.approx(0.97)
     assert np.isnan(m.loc["mnth", "holiday"]) and (np.diag(m) == 1).all()
 
 
 def test_the_figures_draw_from_synthetic_inputs(tmp_path):
     written = WrittenInputs(tmp_path)
-    written.table("assoc", "lm", "b_assoc", "association",
+    written.table("assoc", "lm", "b_assoc", "matrix",
                   _metrics({"pearson:temp:atemp": 0.99, "pearson:temp:cnt": 0.7,
                             "pearson:atemp:cnt": 0.7, "kstar:season:mnth": 0.9}))
     for scenario, feature, method, x in [("m1", "temp", "p_t", GRID),
                                          ("m2", "season", "p_s", np.arange(1.0, 5.0))]:
-        written.table(scenario, "lm", method, "pdp",
+        written.table(scenario, "lm", method, "curves",
                       _curve(scenario, feature, 100.0, x=x).drop(columns=["scenario", "learner",
                                                                          "method"]))
     spec = {"title": "t", "caption": "c"}
-    inputs = FigureInputs(written.paths, {"association": "b_assoc"}, ["assoc"])
-    FIGURES.get("book_pdp.bike_association")(
-        inputs, {**spec, "params": {"variables": ["temp", "atemp", "hum", "cnt"]}},
+    inputs = FigureInputs(written.paths, {"matrix": "b_assoc"}, ["assoc"])
+    FIGURES.get("matrix")(
+        inputs, {**spec, "params": {"measure": "pearson",
+                                    "variables": ["temp", "atemp", "hum", "cnt"]}},
         tmp_path / "a.png", tmp_path / "a.pdf")
     assert (tmp_path / "a.png").read_bytes()[:4] == b"\x89PNG"
     with pytest.raises(ValueError, match="fewer than 2"):
-        FIGURES.get("book_pdp.bike_association")(
+        FIGURES.get("matrix")(
             inputs, {**spec, "params": {"measure": "kstar", "variables": ["season", "yr"]}},
             tmp_path / "b.png", tmp_path / "b.pdf")
-    inputs = FigureInputs(written.paths, {"pdp": ["p_t", "p_s"]}, ["m1", "m2"])
-    params = {"learner": "lm", "levels": {"season": ["w", "sp", "su", "f"]},
+    inputs = FigureInputs(written.paths, {"curves": ["p_t", "p_s"]}, ["m1", "m2"])
+    params = {"learner": "lm", "levels": {"season": ["w", "sp", "su", "f"]}, "ncols": 2,
+              "look": "book", "error_bars": "none", "share": "y",
               "panels": [{"scenario": "m1", "feature": "temp"},
                          {"scenario": "m2", "feature": "season"},
-                         {"scenario": "m3", "feature": "temp"}]}
-    FIGURES.get("book_pdp.bike_pdp_panels")(inputs, {**spec, "params": params},
-                                            tmp_path / "p.png", tmp_path / "p.pdf")
+                         {"scenario": "m1", "feature": "season"}]}
+    FIGURES.get("rep_curve_grid_without_truth")(inputs, {**spec, "params": params},
+                                                tmp_path / "p.png", tmp_path / "p.pdf")
     assert (tmp_path / "p.pdf").read_bytes()[:4] == b"%PDF"
     with pytest.raises(ValueError, match="params.learner"):
-        FIGURES.get("book_pdp.bike_pdp_panels")(inputs, {**spec, "params": {
+        FIGURES.get("rep_curve_grid_without_truth")(inputs, {**spec, "params": {
             **params, "learner": "rf"}}, tmp_path / "q.png", tmp_path / "q.pdf")

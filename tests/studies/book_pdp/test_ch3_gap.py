@@ -99,7 +99,7 @@ def test_case_3_has_the_books_variance_explained():
     assert data.loc[data["x1"] == 1, "x3"].mean() == pytest.approx(20.0, abs=0.05)
 
 
-# --- claim kinds ---------------------------------------------------------------------------
+# --- claims ---------------------------------------------------------------------------------
 
 
 def _metrics(values: dict[str, list[float]], metric: str = "ks:x2") -> pd.DataFrame:
@@ -109,21 +109,19 @@ def _metrics(values: dict[str, list[float]], metric: str = "ks:x2") -> pd.DataFr
 
 
 def test_metric_difference_between_two_scenarios():
+    """A ``contrast`` of the layer's ``metric`` by ``difference`` (independent data sets)."""
     est = _metrics({"a": [0.33, 0.34, 0.35, 0.34], "b": [0.11, 0.12, 0.13, 0.12]})
-    larger = dict(metric="ks:x2", than_scenario="b", value=0.0, compare="above")
-    row = _row("gap_metric_difference", est, **larger)
-    assert row["verdict"] == REPRODUCED and "d = 0.22" in row["reproduced"]
-    reversed_ = _row("gap_metric_difference", est,
-                     where={"scenario": "b", "learner": "rf", "method": "m"},
-                     **{**larger, "than_scenario": "a"})
+    diff = dict(statistic="metric", metric="ks:x2", test="difference", than={"scenario": "b"},
+                value=0.0)
+    row = _row("contrast", est, **diff, compare="above")
+    assert row["verdict"] == REPRODUCED and "= 0.22" in row["reproduced"]
+    reversed_ = _row("contrast", est, where={"scenario": "b", "learner": "rf", "method": "m"},
+                     **{**diff, "than": {"scenario": "a"}}, compare="above")
     assert reversed_["verdict"] == NOT_REPRODUCED
     same = _metrics({"a": [0.03, 0.02, 0.025, 0.03], "b": [0.02, 0.03, 0.03, 0.025]})
-    equal = _row("gap_metric_difference", same, metric="ks:x2", than_scenario="b", value=0.0,
-                 compare="equal", atol=0.02)
-    assert equal["verdict"] == REPRODUCED
-    assert _row("gap_metric_difference", est, metric="ks:x2", than_scenario="b", value=0.0,
-                compare="equal", atol=0.02)["verdict"] == NOT_REPRODUCED
-    missing = _row("gap_metric_difference", est, **{**larger, "metric": "mean:x2"})
+    assert _row("contrast", same, **diff, atol=0.02)["verdict"] == REPRODUCED
+    assert _row("contrast", est, **diff, atol=0.02)["verdict"] == NOT_REPRODUCED
+    missing = _row("contrast", est, **{**diff, "metric": "mean:x2"})
     assert missing["verdict"] == "no data" and "metric mean:x2" in missing["reason"]
 
 
@@ -196,12 +194,17 @@ class Written(WrittenInputs):
             write(table, self.root / "truth" / scenario / "effects.parquet"))
 
     def draw(self, name: str, params: dict, scenarios: list[str]) -> None:
-        spec = FIGURES.get(f"book_pdp.{name}")
+        spec = FIGURES.get(name)
         assert set(self.methods) == set(spec.methods), "the test fills every declared role"
         check_all(spec.params, params, owner=name)  # as the study file's validator does
         inputs = FigureInputs(self.paths, self.methods, scenarios)
         spec(inputs, {"title": name, "caption": "test", "params": params},
-             self.root / f"{name}.png", self.root / f"{name}.pdf")
+             self.root / "f.png", self.root / "f.pdf")
+
+    def entry(self, figure: str) -> None:
+        """The study file's figure ``figure``, with its function and parameters."""
+        entry = yaml.safe_load(STUDY_FILE.read_text())["figures"][figure]
+        self.draw(entry["function"], entry.get("params", {}), entry["scenarios"])
 
 
 @pytest.fixture
@@ -216,7 +219,7 @@ def test_scatter_draws_each_data_set_with_the_density_of_x2(tmp_path, drawn):
     d = Written(tmp_path)
     d.data("gapind", 0.0, gap=True)
     d.data("gapcor", 0.99, gap=True)
-    d.draw("gap_scatter", {"column_labels": ["ind", "cor"], "box": [0, 1.5, 0, 1.5]},
+    d.draw("book_pdp.gap_scatter", {"column_labels": ["ind", "cor"], "box": [0, 1.5, 0, 1.5]},
            ["gapind", "gapcor"])
     (fig,) = drawn
     scatter, side = fig.axes[0], fig.axes[1]
@@ -224,7 +227,7 @@ def test_scatter_draws_each_data_set_with_the_density_of_x2(tmp_path, drawn):
     assert len(scatter.collections) == 1 and len(scatter.patches) == 1  # points and the box
     assert len(side.lines) == 2  # the data's density and the normal one
     with pytest.raises(ValueError, match="params.column_labels: 1 labels for 2"):
-        d.draw("gap_scatter", {"column_labels": ["one"]}, ["gapind", "gapcor"])
+        d.draw("book_pdp.gap_scatter", {"column_labels": ["one"]}, ["gapind", "gapcor"])
 
 
 def _curves(scenario: str, learner: str, features: dict[str, np.ndarray], reps: int = 3
@@ -244,33 +247,33 @@ def test_gap_pdps_draw_both_learners_the_truth_and_shade_the_gap(tmp_path, drawn
         for learner in ("g_rf", "g_svm"):
             d.table(scenario, learner, "g_pdp30", "curves",
                     _curves(scenario, learner, {"x1": (grid, np.sin(grid)), "x2": (grid, grid)}))
-    d.draw("gap_pdps", {"learners": ["g_rf", "g_svm"], "row_labels": ["complete", "gap"]},
-           ["toyind", "gapind"])
+    d.entry("fig_3_25")
     (fig,) = drawn
     complete, gap = fig.axes[0], fig.axes[2]
     # 3 repetitions and the mean per learner, and the true PD
     assert len(complete.lines) == len(gap.lines) == 2 * 4 + 1
     assert len(complete.patches) == 0 and len(gap.patches) == 1  # the gap shaded below only
     assert [line.get_color() for line in complete.lines[3:8:4]] == ["black", "#1f5fd1"]
-    with pytest.raises(ValueError, match="params.learners: no estimates of g_lm"):
-        d.draw("gap_pdps", {"learners": ["g_lm"]}, ["toyind", "gapind"])
+    labels = [t.get_text() for t in fig.legends[0].get_texts()]
+    assert labels[:2] == ["random forest", "SVM"]
+    with pytest.raises(ValueError, match="params.learners: 'g_lm' has no estimates"):
+        d.draw("rep_curve_grid", {"learners": ["g_lm"]}, ["toyind", "gapind"])
 
 
 def test_case_pdps_give_each_feature_its_own_axis(tmp_path, drawn):
     d = Written(tmp_path)
     x3 = np.linspace(-2, 26, 50)
-    for scenario in ("catind", "catx1x3"):
+    for scenario in ("catind", "catx1x2", "catx1x3"):
         d.truth(scenario, {"x3": (x3[5:-5], x3[5:-5])})
         d.table(scenario, "g_lm", "g_pdp_levels", "curves",
                 _curves(scenario, "g_lm", {"x1": (np.array([0.0, 1.0]), np.array([11., 12.])),
                                            "x2": (np.arange(3.0), np.array([12., 12., 11.]))}))
         d.table(scenario, "g_lm", "g_pdp_x3", "curves",
                 _curves(scenario, "g_lm", {"x3": (x3, x3)}))
-    d.draw("case_pdps", {"learner": "g_lm", "features": ["x1", "x2", "x3"],
-                         "levels": {"x2": ["A", "B", "C"]}}, ["catind", "catx1x3"])
+    d.entry("fig_3_22")
     (fig,) = drawn
     axes = fig.axes
-    assert [t.get_text() for t in axes[4].get_xticklabels()] == ["A", "B", "C"]
+    assert [t.get_text() for t in axes[7].get_xticklabels()] == ["A", "B", "C"]
     assert axes[2].get_xlim()[1] > 20 > axes[0].get_xlim()[1]  # x3's axis is its own
     assert len(axes[2].lines) >= 5  # 3 data sets, their mean and the true PD
 
@@ -284,17 +287,20 @@ def test_potato_figures_draw_the_surface_the_points_and_the_pdps(tmp_path, drawn
                                  tmp_path / "data" / "potato" / "c0.parquet"))
     surface = _surface(_potato, size=10).drop(columns=["scenario", "learner", "method"])
     d.table("potato", "g_truth", "g_surface_unit", "surface", surface)
-    d.draw("potato_surface", {}, ["potato"])
+    d.entry("fig_3_27")
     (fig,) = drawn
     ax = fig.axes[0]
     assert len(ax.collections) == 2  # the colour mesh and the observations
     np.testing.assert_allclose(ax.collections[0].get_array().min(), 0.0)
+    assert ax.get_title() == "prediction function and the 100 observations of the first data set"
     d = Written(tmp_path / "pdps")
-    d.table("potato", "g_truth", "g_surface", "surface", surface)
+    d.table("potato", "g_truth", "g_surface", "curves", surface)
     grid = np.linspace(0, 1, 11)
     d.table("potato", "g_truth", "g_pdp50", "curves",
             _curves("potato", "g_truth", {"x1": (grid, grid), "x2": (grid, grid)}, reps=2))
-    d.draw("potato_pdps", {}, ["potato"])
+    x = np.linspace(0, 1, 5)
+    d.truth("potato", {"x1": (x, x), "x2": (x, x)})
+    d.entry("fig_3_28")
     fig = drawn[1]
     assert [ax.get_title() for ax in fig.axes[:3]] == [
         "2-D PDP of x1 and x2", "PDP of x1 (2 data sets)", "PDP of x2 (2 data sets)"]

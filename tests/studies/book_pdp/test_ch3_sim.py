@@ -1,5 +1,7 @@
-"""The claim kinds of the book's ch. 3.3 simulations (:mod:`imlbench.studies.book_pdp.ch3_sim`),
-each on a case that holds and one that fails, from synthetic PDP curves and truth tables."""
+"""The claims of the book's ch. 3.3 simulations, ``contrast`` claims on the statistics
+``book_pdp.span``, ``book_pdp.rms_spread``, ``book_pdp.rms_error`` and ``book_pdp.pull``
+(:mod:`imlbench.studies.book_pdp.statistics`), each on a case that holds and one that fails,
+from synthetic PDP curves and truth tables."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ import pytest
 
 from imlbench.explain.estimands import TRUTH_COLUMNS
 from imlbench.metrics.claims import CLAIMS, NO_DATA, NOT_REPRODUCED, REPRODUCED, Tables
-from imlbench.studies.book_pdp import ch3_sim  # noqa: F401  (registers the kinds)
+from imlbench.studies.book_pdp import statistics  # noqa: F401  (registers them)
 
 X = np.linspace(-3, 3, 50)
 REPS = 20
@@ -36,12 +38,19 @@ def _truth(scenario: str, f, feature: str = "x1", points: int = 19) -> dict:
     return {(scenario, "effects"): t[list(TRUTH_COLUMNS)]}
 
 
-def _row(kind: str, tables: Tables, scenario: str = "a", learner: str = "rf", **params) -> dict:
-    claim = {"id": "c", "kind": kind, "figure": "f", "text": "t", "published": "p",
+def _row(statistic: str, tables: Tables, scenario: str = "a", learner: str = "rf",
+         **params) -> dict:
+    claim = {"id": "c", "kind": "contrast", "figure": "f", "text": "t", "published": "p",
              "where": {"scenario": scenario, "learner": learner, "method": "pdp"},
-             "feature": "x1", "range": [-2.0, 2.0], **params}
-    (row,) = CLAIMS.get(kind)(claim, tables)
+             "statistic": f"book_pdp.{statistic}", "feature": "x1", "range": [-2.0, 2.0],
+             **params}
+    (row,) = CLAIMS.get("contrast")(claim, tables)
     return row
+
+
+def _ratio(statistic: str, tables: Tables, **params) -> dict:
+    """A ratio of the statistic's means over repetitions against another cell (``than``)."""
+    return _row(statistic, tables, test="log_ratio", **params)
 
 
 def _tables(*frames: pd.DataFrame, truths: dict | None = None) -> Tables:
@@ -66,9 +75,9 @@ def test_ratio_of_ranges_between_scenarios():
     wide = _curves("a", "rf", lambda r, x: (1 + s[r]) * x)
     narrow = _curves("b", "rf", lambda r, x: (0.5 + s[r]) * x)
     t = _tables(wide, narrow)
-    holds = _row("ch3sim_ratio", t, scenario="b", statistic="range", than_scenario="a",
+    holds = _ratio("span", t, scenario="b", than={"scenario": "a"},
                  value=1.0, compare="below")
-    fails = _row("ch3sim_ratio", t, scenario="a", statistic="range", than_scenario="b",
+    fails = _ratio("span", t, scenario="a", than={"scenario": "b"},
                  value=1.0, compare="below")
     assert holds["verdict"] == REPRODUCED
     assert _number_after("ratio ", holds["reproduced"]) == pytest.approx(0.5, abs=0.02)
@@ -80,8 +89,8 @@ def test_ratio_of_spreads_between_learners():
     b_shift, _ = _noise(0.05)
     t = _tables(_curves("a", "rf", lambda r, x: x + a_shift[r]),
                 _curves("a", "lm", lambda r, x: x + b_shift[r]))
-    holds = _row("ch3sim_ratio", t, statistic="spread", than_learner="lm", compare="above")
-    fails = _row("ch3sim_ratio", t, learner="lm", statistic="spread", than_learner="rf",
+    holds = _ratio("rms_spread", t, than={"learner": "lm"}, compare="above")
+    fails = _ratio("rms_spread", t, learner="lm", than={"learner": "rf"},
                  compare="above")
     assert holds["verdict"] == REPRODUCED
     assert fails["verdict"] == NOT_REPRODUCED
@@ -93,9 +102,9 @@ def test_ratio_of_errors_against_the_true_pd():
     good = _curves("a", "rf", lambda r, x: (1 + s[r]) * x)  # close to its truth x
     bad = _curves("b", "rf", lambda r, x: (0.5 + s[r]) * x)  # half its slope
     t = _tables(good, bad, truths=truths)
-    holds = _row("ch3sim_ratio", t, scenario="b", statistic="error", than_scenario="a",
+    holds = _ratio("rms_error", t, scenario="b", than={"scenario": "a"},
                  compare="above")
-    fails = _row("ch3sim_ratio", t, scenario="b", statistic="error", than_scenario="a",
+    fails = _ratio("rms_error", t, scenario="b", than={"scenario": "a"},
                  value=1.0)  # "equally far": the errors differ tenfold
     assert holds["verdict"] == REPRODUCED
     assert fails["verdict"] == NOT_REPRODUCED
@@ -103,7 +112,7 @@ def test_ratio_of_errors_against_the_true_pd():
 
 def test_ratio_without_the_other_side_has_no_data():
     t = _tables(_curves("a", "rf", lambda r, x: x))
-    row = _row("ch3sim_ratio", t, statistic="range", than_scenario="b")
+    row = _ratio("span", t, than={"scenario": "b"})
     assert row["verdict"] == NO_DATA and row["reason"]
 
 
@@ -113,9 +122,9 @@ def test_pull_toward_a_common_effect():
     truths = _truth("a", lambda g: np.sin(3 * g))
     half = _curves("a", "rf", lambda r, x: np.sin(3 * x) + (0.5 + s[r]) * x + 0.3)
     t = _tables(half, truths=truths)
-    above = _row("ch3sim_pull", t, toward="x + sin(3*x)", value=0.0, compare="above")
-    below = _row("ch3sim_pull", t, toward="x + sin(3*x)", value=1.0, compare="below")
-    equal_zero = _row("ch3sim_pull", t, toward="x + sin(3*x)", value=0.0)
+    above = _row("pull", t, toward="x + sin(3*x)", value=0.0, compare="above")
+    below = _row("pull", t, toward="x + sin(3*x)", value=1.0, compare="below")
+    equal_zero = _row("pull", t, toward="x + sin(3*x)", value=0.0)
     assert above["verdict"] == REPRODUCED and below["verdict"] == REPRODUCED
     assert equal_zero["verdict"] == NOT_REPRODUCED
     assert _number_after("]: ", above["reproduced"]) == pytest.approx(0.5, abs=0.03)
@@ -128,8 +137,8 @@ def test_a_flattened_own_effect_is_not_a_pull():
     truths = _truth("a", lambda g: np.sin(3 * g), points=2001)
     flat = _curves("a", "rf", lambda r, x: (0.6 + 0.01 * r) * np.sin(3 * x))
     t = _tables(flat, truths=truths)
-    holds = _row("ch3sim_pull", t, toward="x + sin(3*x)", value=0.0, atol=0.01)
-    fails = _row("ch3sim_pull", t, toward="x + sin(3*x)", value=0.0, compare="above")
+    holds = _row("pull", t, toward="x + sin(3*x)", value=0.0, atol=0.01)
+    fails = _row("pull", t, toward="x + sin(3*x)", value=0.0, compare="above")
     assert holds["verdict"] == REPRODUCED and fails["verdict"] != REPRODUCED
 
 
@@ -137,9 +146,9 @@ def test_a_linear_pull_is_the_excess_slope():
     # own effect x, target 2x (collinear: alpha fixed at 1): slope 1.3 is lambda 0.3
     t = _tables(_curves("a", "rf", lambda r, x: (1.3 + 0.01 * (r % 5)) * x),
                 truths=_truth("a", lambda g: g))
-    row = _row("ch3sim_pull", t, toward="2*x", value=0.32, atol=0.01)
+    row = _row("pull", t, toward="2*x", value=0.32, atol=0.01)
     assert row["verdict"] == REPRODUCED
-    assert _row("ch3sim_pull", t, toward="2*x", value=1.0, compare="above")["verdict"] \
+    assert _row("pull", t, toward="2*x", value=1.0, compare="above")["verdict"] \
         == NOT_REPRODUCED
 
 
@@ -147,14 +156,14 @@ def test_ratio_not_larger():
     _, s = _noise(0.02)
     t = _tables(_curves("a", "rf", lambda r, x: (1 + s[r]) * x),
                 _curves("b", "rf", lambda r, x: (0.5 + s[r]) * x))
-    smaller = _row("ch3sim_ratio", t, scenario="b", statistic="range", than_scenario="a",
+    smaller = _ratio("span", t, scenario="b", than={"scenario": "a"},
                    compare="at_most")
-    larger = _row("ch3sim_ratio", t, scenario="a", statistic="range", than_scenario="b",
+    larger = _ratio("span", t, scenario="a", than={"scenario": "b"},
                   compare="at_most")
     assert smaller["verdict"] == REPRODUCED and larger["verdict"] == NOT_REPRODUCED
 
 
 def test_pull_refuses_a_bad_target():
     t = _tables(_curves("a", "rf", lambda r, x: x), truths=_truth("a", lambda g: g))
-    with pytest.raises(ValueError, match="claim c: toward"):
-        _row("ch3sim_pull", t, toward="x + y1")
+    with pytest.raises(ValueError, match="toward"):
+        _row("pull", t, toward="x + y1")

@@ -1,5 +1,5 @@
-"""Chapter 4 of the book (PDP and causal interpretation): the study's claim kinds on cases
-that hold and cases that fail, and its figures on synthetic inputs."""
+"""Chapter 4 of the book (PDP and causal interpretation): the study's claims on cases that
+hold and cases that fail, and its figures on synthetic inputs."""
 
 from __future__ import annotations
 
@@ -56,10 +56,13 @@ def _pdp(scenario: str, slope: float, spread: float = 0.01, reps: int = 5) -> pd
     return pd.DataFrame(rows)
 
 
-def test_pdp_span_is_largest_minus_smallest_value():
+def test_the_span_is_largest_minus_smallest_value():
     est = _pdp("s", 2.0)  # span 4 on [-1, 1]
-    assert _row("pdp_span", est, feature="x", value=4.0, atol=0.1)["verdict"] == REPRODUCED
-    assert _row("pdp_span", est, feature="x", value=2.0, atol=1.0)["verdict"] == NOT_REPRODUCED
+    span = {"statistic": "book_pdp.span", "feature": "x"}
+    assert _row("contrast", est, **span, value=4.0, atol=0.1)["verdict"] == REPRODUCED
+    assert _row("contrast", est, **span, value=2.0, atol=1.0)["verdict"] == NOT_REPRODUCED
+    inner = _row("contrast", est, **span, range=[0.0, 1.0], value=2.0, atol=0.1)
+    assert inner["verdict"] == REPRODUCED and "span of x on [0, 1]" in inner["reproduced"]
 
 
 def test_negative_settings_counts_settings_with_a_clearly_negative_slope():
@@ -80,16 +83,15 @@ def test_negative_settings_counts_settings_with_a_clearly_negative_slope():
 
 
 def test_slope_difference_of_two_settings():
+    """A ``contrast`` of the layer's ``curve_slope`` by ``difference`` (two settings)."""
     est = pd.concat([_pdp("big", 1.0), _pdp("small", 1.5)], ignore_index=True)
-    kw = {"feature": "x", "range": [-1, 1], "scenario": "big", "than": "small"}
+    kw = {"statistic": "curve_slope", "test": "difference", "feature": "x", "range": [-1, 1],
+          "scenario": "big", "than": {"scenario": "small"}}
     # slope 1.0 minus 1.5: -0.5, the spread of the slopes 0.01 per repetition
-    assert _row("sem_slope_difference", est, value=0.0, compare="below",
-                **kw)["verdict"] == REPRODUCED
-    assert _row("sem_slope_difference", est, value=0.0, compare="above",
-                **kw)["verdict"] == NOT_REPRODUCED
-    assert _row("sem_slope_difference", est, value=-0.5, atol=0.01,
-                **kw)["verdict"] == REPRODUCED
-    row = _row("sem_slope_difference", est, value=0.0, **{**kw, "than": "absent"})
+    assert _row("contrast", est, value=0.0, compare="below", **kw)["verdict"] == REPRODUCED
+    assert _row("contrast", est, value=0.0, compare="above", **kw)["verdict"] == NOT_REPRODUCED
+    assert _row("contrast", est, value=-0.5, atol=0.01, **kw)["verdict"] == REPRODUCED
+    row = _row("contrast", est, value=0.0, **{**kw, "than": {"scenario": "absent"}})
     assert "absent" in row["reason"]
 
 
@@ -99,7 +101,9 @@ def _write(table: pd.DataFrame, path):
     return path
 
 
-def test_sem_grid_and_pdp_panels_draw(tmp_path):
+def test_the_sem_grid_and_the_pdp_panels_draw(tmp_path):
+    """The study file's ch. 4 curve figures, on the layer's rep_curve_grid: a sweep of sd
+    (rows) by n (columns) with the truth alone in a last column, and panels of real data."""
     parts, truths = [], []
     for sd in (0.1, 0.5):
         for n in (100, 1000):
@@ -111,12 +115,17 @@ def test_sem_grid_and_pdp_panels_draw(tmp_path):
     names = sorted({p["scenario"].iloc[0] for p in parts})
     est = _write(pd.concat(parts, ignore_index=True), tmp_path / "estimates/s/rf/m/c0.parquet")
     truth = _write(pd.concat(truths, ignore_index=True), tmp_path / "truth/s/effects.parquet")
-    inputs = FigureInputs({"estimates": [est], "truth": [truth]}, {"pdp": "m"}, names)
-    spec = {"title": "t", "caption": "c", "params": {}}
-    FIGURES.get("book_pdp.sem_grid")(inputs, spec, tmp_path / "g.png", tmp_path / "g.pdf")
+    inputs = FigureInputs({"estimates": [est], "truth": [truth]}, {"curves": "m"}, names)
+    params = {"columns": "sweep", "sweep": ["sd", "n"], "feature": "x",
+              "truths": ["interventional"], "truth_column": "intervention",
+              "panel_title": "N = {n:,.0f}, {reps} runs", "look": "book",
+              "error_bars": "none", "ylim": [-2, 2], "legend": False}
+    spec = {"title": "t", "caption": "c", "params": params}
+    FIGURES.get("rep_curve_grid")(inputs, spec, tmp_path / "g.png", tmp_path / "g.pdf")
     assert (tmp_path / "g.png").read_bytes()[:4] == b"\x89PNG"
     one = _write(_pdp("a", 1.0), tmp_path / "estimates/a/rf/m/c0.parquet")
-    inputs = FigureInputs({"estimates": [one]}, {"pdp": "m"}, ["a"])
-    FIGURES.get("book_pdp.pdp_panels")(inputs, {**spec, "params": {"labels": {"x": "X"}}},
-                                       tmp_path / "p.png", tmp_path / "p.pdf")
+    inputs = FigureInputs({"estimates": [one]}, {"curves": "m"}, ["a"])
+    panels = {"panels": [{"scenario": "a", "title": "a", "xlabel": "X"}], "look": "book"}
+    FIGURES.get("rep_curve_grid_without_truth")(inputs, {**spec, "params": panels},
+                                                tmp_path / "p.png", tmp_path / "p.pdf")
     assert (tmp_path / "p.pdf").read_bytes()[:4] == b"%PDF"

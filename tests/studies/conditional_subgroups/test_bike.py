@@ -334,7 +334,7 @@ def test_split_features_is_decided_by_the_bootstrap_trees(hits, verdict):
     """50 bootstrap trees, ``hits`` of them on exactly {season, hum}: a share of 0.9 lies
     above one half by more than 2 binomial SE (0.04), 0.5 straddles it, 0.2 lies below."""
     sets = [("season", "hum")] * hits + [("season",)] * (50 - hits)
-    claim = _claim(feature="temp", expect=["season", "hum"], z=2.0)
+    claim = _claim(feature="temp", expect=["season", "hum"], k=2.0)
     row = CLAIMS.get("split_features")(claim, _tables(_boot_splits(sets, "m")))[0]
     assert row["verdict"] == verdict
     assert row["reproduced"].startswith(f"{hits / 50:.0%} of 50 bootstrap trees")

@@ -12,6 +12,7 @@ from imlbench.explain.api import METHODS, ExplainContext
 from imlbench.explain.samplers import permute_within
 from imlbench.metrics.claims import CLAIMS, Tables
 from imlbench.stats import mmd2 as unbiased_mmd2
+from imlbench.stats import t_multiplier
 from imlbench.studies.conditional_subgroups.data_fidelity import (
     RepDistances,
     ale_borders,
@@ -211,11 +212,13 @@ def test_monotone_and_share_claims_on_a_tie():
     rows = CLAIMS.get("data_fidelity_monotone")(
         {**base, "sequences": [["lo", "mid", "hi"], ["mid", "tie"], ["hi", "lo"]]}, t)
     assert [r["verdict"] for r in rows] == ["reproduced", "inconclusive", "not reproduced"]
-    # the power of the tie's row: 2 z SE of tie - mid over the 8 (data set, feature) pairs
+    # the power of the tie's row: 2 t(2) SE of tie - mid over the 8 (data set, feature) pairs
+    # (t(2) the t quantile at Phi(2) with 7 df)
     other = t.other.pivot_table(index=["scenario", "feature"], columns="sampler",
                                 values="value")  # means over the 3 repetitions
     d = other["tie"] - other["mid"]
-    assert rows[1]["detectable"] == pytest.approx(2 * 2 * d.std(ddof=1) / np.sqrt(8))
+    assert rows[1]["detectable"] == pytest.approx(2 * float(t_multiplier(2, 7))
+                                                  * d.std(ddof=1) / np.sqrt(8))
     # D = (mid - lo) - 1.0 (tie - lo) = -d: its interval straddles 0, and that passes
     assert abs(d.mean()) < 2 * d.std(ddof=1) / np.sqrt(8)
     share = CLAIMS.get("data_fidelity_share")(

@@ -277,7 +277,7 @@ def test_effect_slope_claim(slope, se, expect, verdict):
                  "se": se, "n_boot": 100} for g in (0, 1)])
     row = CLAIMS.get("effect_slope")({**CLAIM, "feature": "x2", "expect": expect}, t)[0]
     assert row["verdict"] == verdict
-    # power: margin + 2 z SE, z = 2 one-sided, 3 for an equality (margin: the rounding floor)
+    # power: margin + 2 k SE, k = 2 one-sided, 3 for an equality (margin: the rounding floor)
     assert row["detectable"] == pytest.approx(
         2 * 2 * se if expect == "positive" else 1e-9 + 2 * 3 * se, rel=1e-12)
 
@@ -288,7 +288,7 @@ def test_pdp_exceeds_observed_claim():
     claim = {**CLAIM, "feature": "x1", "above": 0.75}
     row = CLAIMS.get("pdp_exceeds_observed")(claim, tables(rows))[0]
     assert row["verdict"] == "reproduced"
-    assert row["detectable"] == pytest.approx(2 * 2 * 0.05)  # 2 z SE, z = 2
+    assert row["detectable"] == pytest.approx(2 * 2 * 0.05)  # 2 k SE, k = 2
     claim["above"] = 0.4
     assert CLAIMS.get("pdp_exceeds_observed")(claim, tables(rows))[0]["verdict"] == \
         "not reproduced"
@@ -314,7 +314,7 @@ def test_draw_share_outside_claim():
     equal = share({**claim, "expect": "equal"}, tables(clean))[0]
     assert equal["verdict"] == "reproduced"
     se = np.sqrt(0.0027 * (1 - 0.0027) / (clean["x2"] < 0.5).sum())
-    assert equal["detectable"] == pytest.approx(2 * 3 * se)  # 2 z SE, z = 3 (equality)
+    assert equal["detectable"] == pytest.approx(2 * 3 * se)  # 2 k SE, k = 3 (equality)
     # 0 +- 2 SE straddles 0.0027: inconclusive (was: not reproduced)
     assert share({**claim, "expect": "above"}, tables(clean))[0]["verdict"] == "inconclusive"
     far = clean.copy()
@@ -332,9 +332,9 @@ def test_draw_share_outside_claim():
     (0.8, "below", 0.0, "not reproduced"),  # wholly above z(0)
 ])
 def test_draw_correlation_claim(corr, expect, value, verdict):
-    """200 rows: SE 1 / sqrt(197) = 0.071 on Fisher's z scale; the check detects 2 z SE."""
+    """200 rows: SE 1 / sqrt(197) = 0.071 on Fisher's z scale; the check detects 2 k SE."""
     claim = {**CLAIM, "feature": "x1", "with": "x1", "value": value, "expect": expect}
     row = CLAIMS.get("draw_correlation")(claim, tables(_draws(corr)))[0]
     assert row["verdict"] == verdict, row
-    z = 3.0 if expect == "equal" else 2.0
-    assert row["detectable"] == pytest.approx(2 * z / np.sqrt(197))
+    k = 3.0 if expect == "equal" else 2.0
+    assert row["detectable"] == pytest.approx(2 * k / np.sqrt(197))

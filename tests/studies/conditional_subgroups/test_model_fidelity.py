@@ -13,6 +13,7 @@ import pytest
 from imlbench.dgp.base import make_dgp
 from imlbench.explain.api import METHODS, ExplainContext
 from imlbench.metrics.claims import CLAIMS, Tables
+from imlbench.stats import t_multiplier
 from imlbench.studies.conditional_subgroups.dgp_regression_tables import TABLES, load_table
 from imlbench.studies.conditional_subgroups.model_fidelity import (
     SUBGROUPS,
@@ -157,26 +158,28 @@ def test_fidelity_order_needs_a_difference_beyond_its_standard_error():
 
 def test_fidelity_order_straddle():
     """d = pdp - near = (0.5, -0.3, 0.4, -0.2): mean 0.1, SE 0.204 (sd sqrt(0.5 / 3) /
-    sqrt(4)). Strictly lower: 0.1 +- 2 SE straddles 0, inconclusive (was: not reproduced);
-    not higher: the interval does not lie wholly below 0, reproduced; both detect 2 z SE."""
+    sqrt(4)). Strictly lower: 0.1 +- t(2) SE straddles 0, inconclusive (was: not reproduced);
+    not higher: the interval does not lie wholly below 0, reproduced; both detect 2 t(2) SE,
+    t(2) the t quantile at Phi(2) with 3 df (4 feature x rep units)."""
     t = _tables({"pdp": [5.0, 6.0, 7.0, 8.0], "near": [4.5, 6.3, 6.6, 8.2]})
     order = CLAIMS.get("fidelity_order")
     for expect, verdict in (("lower", "inconclusive"), ("not_higher", "reproduced")):
         (row,) = order(_claim(pairs=[["near", "pdp"]], expect=expect), t)
         assert row["verdict"] == verdict
         sd = np.std([0.5, -0.3, 0.4, -0.2], ddof=1)
-        assert row["detectable"] == pytest.approx(2 * 2 * sd / 2)
+        assert row["detectable"] == pytest.approx(2 * float(t_multiplier(2, 3)) * sd / 2)
 
 
 def test_fidelity_close_and_values():
     t = _tables({"pdp": [10.0, 10.0, 10.0], "ale": [10.1, 10.0, 10.2],
-                 "far": [11.0, 11.5, 12.0], "near": [10.3, 10.5, 10.7]})
+                 "far": [11.4, 11.5, 11.6], "near": [10.3, 10.5, 10.7]})
     close = CLAIMS.get("fidelity_close")(
         _claim(pairs=[["ale", "pdp"], ["far", "pdp"], ["near", "pdp"]], margin=0.05), t)
-    # near: |d| = 0.5 +- 2 SE (SE 0.2 / sqrt(3)) straddles the bound 0.05 x 10 = 0.5:
-    # inconclusive (was: not reproduced); far: 1.5 - 2 SE lies wholly above it
+    # near: |d| = 0.5 +- t(2) SE (SE 0.2 / sqrt(3), t(2) at 2 df) straddles the bound 0.05 x
+    # 10 = 0.5: inconclusive (was: not reproduced); far: 1.5 - t(2) SE lies wholly above it
     assert [r["verdict"] for r in close] == ["reproduced", "not reproduced", "inconclusive"]
-    assert close[2]["detectable"] == pytest.approx(2 * 2 * 0.2 / np.sqrt(3))
+    assert close[2]["detectable"] == pytest.approx(2 * float(t_multiplier(2, 2)) * 0.2
+                                                   / np.sqrt(3))
     # split SE 0.1 at one rep of 100 test rows, published 400: 3 x 0.1 x sqrt(1.25) = 0.34
     values = CLAIMS.get("fidelity_values")(
         _claim(values={"ale": 10.4, "far": 10.9}, published_test_rows=400), t)

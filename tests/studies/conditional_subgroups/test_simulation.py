@@ -14,6 +14,7 @@ from imlbench.explain.samplers import fit_sampler
 from imlbench.explain.subgroup_tree import _best_normal_split, _nll
 from imlbench.learners.truth import TrueFunction
 from imlbench.metrics.claims import CLAIMS, Tables
+from imlbench.stats import t_multiplier
 from imlbench.studies.conditional_subgroups.truth import true_pfi_x1
 from imlbench.truth.monte_carlo import model_pfi_truth
 
@@ -192,22 +193,39 @@ def test_mse_order_and_bias_claims():
     # is better, inconclusive (was: not reproduced)
     assert order(_claim("mse_order", "same", worse=["good"]), t)[0]["verdict"] == (
         "inconclusive")
-    bias = CLAIMS.get("pfi_bias")
-    row = bias(_claim("pfi_bias", "bad", expect="above"), t)[0]
+    # the mean error as a contrast claim: its bias below or above the truth
+    bias = CLAIMS.get("contrast")
+    error = {"statistic": "conditional_subgroups.pfi_error", "k": 2.0}
+    row = bias(_claim("contrast", "bad", compare="above", **error), t)[0]
     assert row["verdict"] == "reproduced"
-    # power: 2 z SE of the mean error (z = 2), relative to the truth 4
+    # power: 2 t(2) SE of the mean error, t(2) the t quantile at Phi(2) with 199 df
     se = errs["bad"].std(ddof=1) / np.sqrt(200)
-    assert row["detectable"] == pytest.approx(4 * se)
-    assert row["power"] == f"departures of {4 * se:.3g} ({4 * se / 4:.1%} of 4) below the bound"
-    assert bias(_claim("pfi_bias", "bad", expect="below"), t)[0]["verdict"] == (
+    assert row["detectable"] == pytest.approx(2 * float(t_multiplier(2.0, 199)) * se)
+    assert bias(_claim("contrast", "bad", compare="below", **error), t)[0]["verdict"] == (
         "not reproduced")  # its interval lies wholly above 0
     # "good" is unbiased: its mean error -0.07 +- 2 x 0.066 straddles 0, inconclusive (was:
     # not reproduced)
-    assert bias(_claim("pfi_bias", "good", expect="above"), t)[0]["verdict"] == (
+    assert bias(_claim("contrast", "good", compare="above", **error), t)[0]["verdict"] == (
         "inconclusive")
 
 
-def test_depth_trend_claim():
+def test_mse_order_is_the_paired_test_of_squared_errors_against_each_worse_method():
+    """One joint check over the methods of ``worse``: each part is the kit's paired test of
+    e_a^2 - e_b^2 (t quantile over the repetitions), and the row is scaled by the largest MSE
+    of ``worse``."""
+    rng = np.random.default_rng(3)
+    errs = {"good": rng.normal(0, 1, 20), "bad": rng.normal(3, 1, 20),
+            "worst": rng.normal(5, 1, 20)}
+    (row,) = CLAIMS.get("mse_order")(_claim("mse_order", "good", worse=["bad", "worst"]),
+                                     _tables(errs))
+    assert row["verdict"] == "reproduced"
+    half = [float(t_multiplier(2.0, 19)) * np.std(errs["good"] ** 2 - errs[w] ** 2, ddof=1)
+            / np.sqrt(20) for w in ("bad", "worst")]
+    assert row["detectable"] == pytest.approx(2 * max(half))
+    assert f"of {np.mean(errs['worst'] ** 2):.4g})" in row["power"]
+
+
+def test_depth_trend_claims_are_paired_contrasts_between_depths():
     sc = "n300_scenariolinear_p10"
     rng = np.random.default_rng(2)
     rows = [{"scenario": sc, "learner": "truth", "method": "d", "rep": r, "feature": "x1",
@@ -216,8 +234,12 @@ def test_depth_trend_claim():
                                            (5, 4 + rng.normal(0, 0.3)))]
     t = _tables({})
     t.other = pd.DataFrame(rows)
-    trend = CLAIMS.get("depth_trend")
-    approaches = _claim("depth_trend", "d", expect="approaches", depths=[1, 5])
+    trend = CLAIMS.get("contrast")
+    depths = {"statistic": "conditional_subgroups.pfi_at_depth", "depth": 5, "test": "paired",
+              "than": {"depth": 1}, "k": 3.0}
+    approaches = _claim("contrast", "d", of="squared_error", compare="below", **depths)
     assert trend(approaches, t)[0]["verdict"] == "reproduced"
-    flat = _claim("depth_trend", "d", expect="flat", depths=[1, 5])
+    flat = _claim("contrast", "d", of="estimate", compare="equal", **depths)
     assert trend(flat, t)[0]["verdict"] == "not reproduced"
+    missing = _claim("contrast", "d", of="estimate", **{**depths, "depth": 7})
+    assert "no depth 7" in trend(missing, t)[0]["reason"]

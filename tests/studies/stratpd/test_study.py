@@ -1,5 +1,6 @@
 """The StratPD study's own pieces: the weather data and its truth, the strata of Fig. 2, and
-the run-to-run spread claim; and CatStratPD's recovery of the weather data's state gaps."""
+the run-to-run spread claim (a contrast on the layer's kit); and CatStratPD's recovery of the
+weather data's state gaps."""
 
 from __future__ import annotations
 
@@ -81,23 +82,26 @@ def _spread_tables(sd_high: float, sd_low: float, reps: int = 10) -> Tables:
     return Tables(ranked=pd.DataFrame(), truth={}, other=pd.DataFrame(rows))
 
 
+def _spread_claim(than: str) -> dict:
+    """The study's spread claim (fig4-spread-sd2): the run-to-run spread of the curves of x1
+    in scenario ``high`` over that in ``than``, a contrast on the layer's curve points."""
+    return {"id": "s", "kind": "contrast", "figure": "f", "text": "t", "published": "p",
+            "where": {"scenario": "high", "learner": "none", "method": "stratpd"},
+            "statistic": "curve_points", "feature": "x1", "test": "spread_ratio",
+            "than": {"scenario": than}, "compare": "above", "k": 2.0}
+
+
 @pytest.mark.parametrize(("high", "low", "verdict"), [
-    # equal spreads: the interval of the difference straddles 0, inconclusive
+    # equal spreads: the interval of the log ratio straddles 0, inconclusive
     (1.0, 0.2, REPRODUCED), (0.5, 0.5, INCONCLUSIVE), (0.2, 1.0, NOT_REPRODUCED)])
-def test_spread_above_compares_run_to_run_variation(high, low, verdict):
-    claim = {"id": "s", "kind": "spread_above", "figure": "f", "text": "t", "published": "p",
-             "where": {"scenario": "high", "learner": "none", "method": "stratpd"},
-             "feature": "x1", "than_scenario": "low"}
-    (row,) = CLAIMS.get("spread_above")(claim, _spread_tables(high, low))
+def test_the_spread_claim_compares_run_to_run_variation(high, low, verdict):
+    (row,) = CLAIMS.get("contrast")(_spread_claim("low"), _spread_tables(high, low))
     assert row["verdict"] == verdict
     assert row["detectable"] > 0 and row["power"].startswith("departures of")
 
 
-def test_spread_above_needs_both_scenarios():
-    claim = {"id": "s", "kind": "spread_above", "figure": "f", "text": "t", "published": "p",
-             "where": {"scenario": "high", "learner": "none", "method": "stratpd"},
-             "feature": "x1", "than_scenario": "other"}
-    (row,) = CLAIMS.get("spread_above")(claim, _spread_tables(1.0, 0.2))
+def test_the_spread_claim_needs_both_scenarios():
+    (row,) = CLAIMS.get("contrast")(_spread_claim("other"), _spread_tables(1.0, 0.2))
     assert row["verdict"] == NO_DATA and "other" in row["reason"]
 
 

@@ -8,21 +8,24 @@ Boston with an exact and a noisy copy of ``lstat``.
 shuffled ``shuffles`` times over all rows (PFI's X_perm,j, Sect. 8.1) with f(X_perm,j), and
 each feature of ``drop`` left out and the learner refitted, f_-j(X_-j) (LOCO, Sect. 8.1).
 
-Claim kinds (importances: ``Tables.ranked``, one row per feature and repetition, ``value`` the
-repetition's importance; repetitions are forest seeds on one table or 80/20 splits):
+Statistics per repetition for ``contrast`` claims (:mod:`imlbench.metrics.contrasts`: the
+test, its SE and the other cell are the kit's):
 
-``association_bound``    the smallest (``stat: min``) or largest |association| of ``feature``
-                         with each of ``others`` (metric rows ``<measure>:<a>:<b>`` of the
-                         ``association`` method) per repetition, its mean against ``value``
-``permuted_marginal``    a permuted column holds the original column's values (the same
-                         multiset in every shuffle: exact), so PFI changes the joint law only
-``shuffle_conflicts``    the share of shuffled rows whose day of the week contradicts the
-                         working-day flag (working day = a day Monday-Friday that is no
-                         holiday, the UCI definition), per shuffle, its mean against ``value``
-                         or against its expectation under a uniform permutation: the shuffled
-                         weekday of a row is a uniform draw from the column, so a row conflicts
-                         with probability 1[work = 1] if it is a holiday, else p if work = 0
-                         and 1 - p if work = 1, p the share of Monday-Friday values
+``book_importance.association_bound``  the smallest (``stat: min``) or largest |association|
+                         of ``feature`` with each of ``others`` (metric rows
+                         ``<measure>:<a>:<b>`` of the ``association`` method) per repetition
+``book_importance.shuffle_conflicts``  the share of shuffled rows whose day of the week
+                         contradicts the working-day flag (working day = a day Monday-Friday
+                         that is no holiday, the UCI definition), one value per shuffle of the
+                         first repetition; with ``minus_expected``, less its expectation under a
+                         uniform permutation: the shuffled weekday of a row is a uniform draw
+                         from the column, so a row conflicts with probability 1[work = 1] if it
+                         is a holiday, else p if work = 0 and 1 - p if work = 1, p the share of
+                         Monday-Friday values
+
+Claim kind ``permuted_marginal``: a permuted column holds the original column's values (the
+same multiset in every shuffle), so PFI changes the joint law only. An exact check on one run,
+no statistic over repetitions.
 """
 
 from __future__ import annotations
@@ -38,7 +41,7 @@ from imlbench.metrics.claims import (
     claim_row,
     per_combo,
 )
-from imlbench.metrics.curve_claims import COMPARE, TOLERANCE, compared_row
+from imlbench.metrics.contrasts import Cell, Sample, statistic
 from imlbench.params import (
     choice,
     feature_name,
@@ -95,40 +98,36 @@ def _illustration_rows(ctx: ExplainContext, params: dict, rng: np.random.Generat
     return pd.concat(frames, ignore_index=True)
 
 
-@claim_kind("association_bound", params={
+@statistic("book_importance.association_bound", params={
     "feature": feature_name(), "others": items(feature_name()),
-    "stat": choice("min", ("min", "max")), "value": number(), **COMPARE, **TOLERANCE})
-def association_bound(claim: dict, t: Tables) -> list[dict]:
+    "stat": choice("min", ("min", "max"))})
+def association_bound(cell: Cell, t: Tables) -> Sample | NoData:
     """The smallest or largest |association| of ``feature`` with ``others`` per repetition
-    against ``value`` (see the module doc)."""
-    f, others, stat = claim["feature"], claim["others"], claim["stat"]
-
-    def one(claim: dict, rows: pd.DataFrame, learner: str, method: str) -> dict | NoData:
-        if "metric" not in rows:
-            return NoData(f"{method} writes no association metrics")
-        parts = rows["metric"].str.split(":", expand=True)
-        if parts.shape[1] != 3:
-            return NoData(f"{method} writes no association metrics (<measure>:<a>:<b>)")
-        pair = [frozenset((a, b)) for a, b in zip(parts[1], parts[2], strict=True)]
-        wanted = {frozenset((f, o)): o for o in others}
-        chosen = rows.assign(other=[wanted.get(p) for p in pair]).dropna(subset=["other"])
-        missing = sorted(set(others) - set(chosen["other"]))
-        if missing:
-            return NoData(f"no association of {f} with {', '.join(missing)} in {method}")
-        wide = chosen.pivot_table(index="rep", columns="other", values="value").abs()
-        d = wide.min(axis=1) if stat == "min" else wide.max(axis=1)
-        if len(d) < 2:
-            return NoData(f"an SE needs 2 repetitions or more; {len(d)} here")
-        means = wide.mean().sort_values()
-        return compared_row(
-            claim, learner, method, d, f"{stat} |association| of {f} with the others",
-            value=claim["value"], compare=claim["compare"], atol=claim["atol"],
-            more="; mean |r| " + ", ".join(f"{o} {v:.3f}" for o, v in means.items()))
-
-    return per_combo(claim, t, "other", one)
+    (see the module doc)."""
+    rows = cell.rows(t)
+    if rows.empty:
+        return NoData()
+    p = cell.params
+    f, others, stat = p["feature"], p["others"], p.get("stat", "min")
+    if "metric" not in rows:
+        return NoData(f"{cell.method} writes no association metrics")
+    parts = rows["metric"].str.split(":", expand=True)
+    if parts.shape[1] != 3:
+        return NoData(f"{cell.method} writes no association metrics (<measure>:<a>:<b>)")
+    pair = [frozenset((a, b)) for a, b in zip(parts[1], parts[2], strict=True)]
+    wanted = {frozenset((f, o)): o for o in others}
+    chosen = rows.assign(other=[wanted.get(ab) for ab in pair]).dropna(subset=["other"])
+    missing = sorted(set(others) - set(chosen["other"]))
+    if missing:
+        return NoData(f"no association of {f} with {', '.join(missing)} in {cell.method}")
+    wide = chosen.pivot_table(index="rep", columns="other", values="value").abs()
+    means = wide.mean().sort_values()
+    return Sample(wide.min(axis=1) if stat == "min" else wide.max(axis=1),
+                  f"{stat} |association| of {f} with the others",
+                  "; mean |r| " + ", ".join(f"{o} {v:.3f}" for o, v in means.items()))
 
 
-def _tables(rows: pd.DataFrame, feature: str) -> tuple[pd.DataFrame, pd.DataFrame] | NoData:
+def shuffled_tables(rows: pd.DataFrame, feature: str) -> tuple[pd.DataFrame, pd.DataFrame] | NoData:
     """The original rows (one column per variable) and the shuffles of ``feature`` (one column
     per shuffle) of one repetition of ``illustration_rows``."""
     if "table" not in rows:
@@ -149,7 +148,7 @@ def permuted_marginal(claim: dict, t: Tables) -> list[dict]:
     f = claim["feature"]
 
     def one(claim: dict, rows: pd.DataFrame, learner: str, method: str) -> dict | NoData:
-        got = _tables(rows, f)
+        got = shuffled_tables(rows, f)
         if isinstance(got, NoData):
             return got
         original, shuffled = got
@@ -182,38 +181,35 @@ def expected_conflicts(weekday: np.ndarray, work: np.ndarray, holiday: np.ndarra
     return float(each.mean())
 
 
-@claim_kind("shuffle_conflicts", params={
+@statistic("book_importance.shuffle_conflicts", params={
     "feature": feature_name("weekday"), "flag": feature_name("work"),
     "holiday": feature_name("holiday"), "weekend": items(number(), [0, 6]),
-    "against": choice("value", ("value", "expected")), "value": number(0.0), **COMPARE,
-    **TOLERANCE})
-def shuffle_conflicts(claim: dict, t: Tables) -> list[dict]:
+    "minus_expected": flag(False)})
+def shuffle_conflicts(cell: Cell, t: Tables) -> Sample | NoData:
     """The share of rows whose shuffled ``feature`` (day of the week) contradicts ``flag``
-    (working day), mean over shuffles, against ``value`` or its expectation (see the module
-    doc)."""
-    f, flag_, hol, weekend = claim["feature"], claim["flag"], claim["holiday"], claim["weekend"]
-
-    def one(claim: dict, rows: pd.DataFrame, learner: str, method: str) -> dict | NoData:
-        got = _tables(rows, f)
-        if isinstance(got, NoData):
-            return got
-        original, shuffled = got
-        missing = [c for c in (flag_, hol) if c not in original]
-        if missing:
-            return NoData(f"{', '.join(missing)} not in the data")
-        if shuffled.shape[1] < 2:
-            return NoData(f"an SE needs 2 shuffles or more; {shuffled.shape[1]} here")
-        work, holiday = original[flag_].to_numpy(float), original[hol].to_numpy(float)
-        share = pd.Series({s: float(conflicts(shuffled[s].to_numpy(float), work, holiday,
-                                              weekend).mean()) for s in shuffled})
-        base = float(conflicts(original[f].to_numpy(float), work, holiday, weekend).mean())
-        expected = expected_conflicts(original[f].to_numpy(float), work, holiday, weekend)
-        value = expected if claim["against"] == "expected" else claim["value"]
-        return compared_row(
-            claim, learner, method, share.rename_axis("rep"),
-            f"share of rows whose shuffled {f} contradicts {flag_}",
-            value=value, compare=claim["compare"], atol=claim["atol"],
-            more=f", each a shuffle; original data {base:.3f}, expected under a uniform "
-                 f"permutation {expected:.4f}")
-
-    return per_combo(claim, t, "other", one)
+    (working day), one value per shuffle, less its expectation with ``minus_expected`` (see the
+    module doc)."""
+    rows = cell.rows(t)
+    if rows.empty:
+        return NoData()
+    p = cell.params
+    f, flag_, hol = p.get("feature", "weekday"), p.get("flag", "work"), p.get("holiday", "holiday")
+    weekend = p.get("weekend", [0, 6])
+    got = shuffled_tables(rows, f)
+    if isinstance(got, NoData):
+        return got
+    original, shuffled = got
+    missing = [c for c in (flag_, hol) if c not in original]
+    if missing:
+        return NoData(f"{', '.join(missing)} not in the data")
+    work, holiday = original[flag_].to_numpy(float), original[hol].to_numpy(float)
+    share = pd.Series({s: float(conflicts(shuffled[s].to_numpy(float), work, holiday,
+                                          weekend).mean()) for s in shuffled})
+    base = float(conflicts(original[f].to_numpy(float), work, holiday, weekend).mean())
+    expected = expected_conflicts(original[f].to_numpy(float), work, holiday, weekend)
+    minus = p.get("minus_expected", False)
+    return Sample(share - expected if minus else share,
+                  f"share of rows whose shuffled {f} contradicts {flag_}"
+                  + (" minus its expectation" if minus else ""),
+                  f", each a shuffle; original data {base:.3f}, expected under a uniform "
+                  f"permutation {expected:.4f}")

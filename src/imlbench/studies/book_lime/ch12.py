@@ -5,17 +5,19 @@ sine-shaped class boundary (Fig. 12.1) and R lime's iris example (Fig. 12.2).
 two features (``part: grid``; the other features, if any, at their mean) and at the training
 rows (``part: data``, with y): the black box's boundary is the contour f = 0.5.
 
-Claim kinds (LIME rows of the layer's ``lime`` method with ``surrogate_fit``; per repetition
-the first explained point, first repeat):
+Statistics per repetition for ``contrast`` claims (:mod:`imlbench.metrics.contrasts`), on the
+LIME rows of the layer's ``lime`` method with ``surrogate_fit``, per repetition the first
+explained point's first repeat (:func:`first_explanations`):
 
-``a_local_agreement``  the share of the ``nearest`` training rows (sd-standardised Euclidean
-                       distance to the explained point) where the surrogate's class, g > 0.5,
-                       equals the black box's, f > 0.5 (f from the ``map`` method's rows), per
-                       repetition, against ``value`` or (``against: global``) minus the same
-                       share over all training rows
-``a_lime_fit``         the explanation's fit (the surrogate's weighted R^2) against ``value``
-``a_lime_order``       min |coefficient| of ``above`` minus max |coefficient| of ``below``
-                       against ``value`` (0: every ``above`` feature weighs more)
+``book_lime.local_agreement``  the share of the ``nearest`` training rows (sd-standardised
+                               Euclidean distance to the explained point; null: all rows)
+                               where the surrogate's class, g > 0.5, equals the black box's,
+                               f > 0.5 (f from the rows of the ``map`` method); local against
+                               global agreement is a ``paired`` test with
+                               ``than: {nearest: null}``
+``book_lime.lime_fit``         the explanation's fit (the surrogate's weighted R^2)
+``book_lime.weight_order``     min |coefficient| of ``above`` minus max |coefficient| of
+                               ``below`` (above 0: every ``above`` feature weighs more)
 """
 
 from __future__ import annotations
@@ -24,9 +26,9 @@ import numpy as np
 import pandas as pd
 
 from imlbench.explain.api import ExplainContext, method
-from imlbench.metrics.claims import NoData, claim_kind, paired, per_combo
-from imlbench.metrics.curve_claims import COMPARE, TOLERANCE, compared_row
-from imlbench.params import choice, feature_name, integer, items, number, study_name
+from imlbench.metrics.claims import NoData, Tables
+from imlbench.metrics.contrasts import Cell, Sample, statistic
+from imlbench.params import feature_name, integer, items, study_name
 
 
 @method("a_boundary", kind="other", params={"grid_size": integer(60, minimum=2)})
@@ -54,87 +56,66 @@ def first_explanations(rows: pd.DataFrame) -> pd.DataFrame | NoData:
     return rows[(rows["point"] == first) & (rows["repeat"] == 0)]
 
 
-def _enough(d: pd.Series) -> NoData | None:
-    return NoData(f"an SE needs 2 repetitions or more; {len(d)} here") if len(d) < 2 else None
+def _first(cell: Cell, t: Tables) -> pd.DataFrame | NoData:
+    """The cell's :func:`first_explanations` (``NoData()``: the cell has no rows)."""
+    rows = cell.rows(t)
+    return NoData() if rows.empty else first_explanations(rows)
 
 
-@claim_kind("a_local_agreement", params={
-    "map": study_name("methods"), "nearest": integer(30, minimum=1),
-    "against": choice("value", ("value", "global")), "value": number(0.0), **COMPARE,
-    **TOLERANCE})
-def a_local_agreement(claim: dict, t) -> list[dict]:
-    """The surrogate's class against the black box's near the explained point (module doc)."""
-
-    def one(claim: dict, both: tuple, learner: str, method: str) -> dict | NoData:
-        lime, bb = both
-        lime = first_explanations(lime)
-        if isinstance(lime, NoData):
-            return lime
-        data = bb[bb["part"] == "data"] if "part" in bb else pd.DataFrame()
-        if data.empty:
-            return NoData(f"{claim['map']} writes no black-box rows (part data)")
-        local, overall = {}, {}
-        for rep, ex in lime.groupby("rep"):
-            d = data[data["rep"] == rep]
-            if len(ex) != 2 or d.empty:
-                return NoData("needs a 2-feature LIME explanation and the black box per rep")
-            a, (b1, b2), (p1, p2) = ex["intercept"].iloc[0], ex["value"], ex["x"]
-            g = a + b1 * d["x"].to_numpy() + b2 * d["z"].to_numpy()
-            same = (g > 0.5) == (d["value"].to_numpy() > 0.5)
+@statistic("book_lime.local_agreement", params={
+    "map": study_name("methods"), "nearest": integer(30, minimum=1, nullable=True)})
+def local_agreement(cell: Cell, t: Tables) -> Sample | NoData:
+    """The share of the ``nearest`` rows (all: null) where the surrogate's class agrees with
+    the black box's, per repetition (see the module doc)."""
+    lime = _first(cell, t)
+    if isinstance(lime, NoData):
+        return lime
+    bb = Cell(cell.scenario, cell.learner, cell.params["map"]).rows(t)
+    if bb.empty:
+        return NoData()
+    nearest = cell.params.get("nearest", 30)
+    data = bb[bb["part"] == "data"] if "part" in bb else pd.DataFrame()
+    if data.empty:
+        return NoData(f"{cell.params['map']} writes no black-box rows (part data)")
+    share = {}
+    for rep, ex in lime.groupby("rep"):
+        d = data[data["rep"] == rep]
+        if len(ex) != 2 or d.empty:
+            return NoData("needs a 2-feature LIME explanation and the black box per rep")
+        a, (b1, b2), (p1, p2) = ex["intercept"].iloc[0], ex["value"], ex["x"]
+        g = a + b1 * d["x"].to_numpy() + b2 * d["z"].to_numpy()
+        same = (g > 0.5) == (d["value"].to_numpy() > 0.5)
+        if nearest is not None:
             dist = ((d["x"] - p1) / d["x"].std()) ** 2 + ((d["z"] - p2) / d["z"].std()) ** 2
-            near = np.argsort(dist.to_numpy(), kind="stable")[:claim["nearest"]]
-            local[rep], overall[rep] = same[near].mean(), same.mean()
-        loc, glob = pd.Series(local).rename_axis("rep"), pd.Series(overall).rename_axis("rep")
-        short = _enough(loc)
-        if short:
-            return short
-        vs_global = claim["against"] == "global"
-        return compared_row(
-            claim, learner, method, loc - glob if vs_global else loc,
-            f"share of the {claim['nearest']} nearest rows where g > 0.5 agrees with f > 0.5"
-            + (" minus that share over all rows" if vs_global else ""),
-            value=claim["value"], compare=claim["compare"], atol=claim["atol"],
-            more=f"; local {loc.mean():.3f}, all rows {glob.mean():.3f}")
-
-    return per_combo(claim, t, paired("other", "map"), one)
+            same = same[np.argsort(dist.to_numpy(), kind="stable")[:nearest]]
+        share[rep] = same.mean()
+    rows = "all rows" if nearest is None else f"the {nearest} nearest rows"
+    return Sample(pd.Series(share, dtype=float).rename_axis("rep"),
+                  f"share of {rows} where g > 0.5 agrees with f > 0.5")
 
 
-@claim_kind("a_lime_fit", params={"value": number(), **COMPARE, **TOLERANCE})
-def a_lime_fit(claim: dict, t) -> list[dict]:
-    """The explanation fit (weighted R^2 of the surrogate) per repetition against ``value``."""
-
-    def one(claim: dict, rows: pd.DataFrame, learner: str, method: str) -> dict | NoData:
-        ex = first_explanations(rows)
-        if isinstance(ex, NoData):
-            return ex
-        d = ex.groupby("rep")["r2"].first()
-        return _enough(d) or compared_row(
-            claim, learner, method, d, "explanation fit (weighted R^2)", value=claim["value"],
-            compare=claim["compare"], atol=claim["atol"])
-
-    return per_combo(claim, t, "other", one)
+@statistic("book_lime.lime_fit")
+def lime_fit(cell: Cell, t: Tables) -> Sample | NoData:
+    """The explanation fit (weighted R^2 of the surrogate) per repetition."""
+    ex = _first(cell, t)
+    if isinstance(ex, NoData):
+        return ex
+    return Sample(ex.groupby("rep")["r2"].first(), "explanation fit (weighted R^2)")
 
 
-@claim_kind("a_lime_order", params={
-    "above": items(feature_name()), "below": items(feature_name()), "value": number(0.0),
-    **COMPARE, **TOLERANCE})
-def a_lime_order(claim: dict, t) -> list[dict]:
+@statistic("book_lime.weight_order", params={
+    "above": items(feature_name()), "below": items(feature_name())})
+def weight_order(cell: Cell, t: Tables) -> Sample | NoData:
     """min |coefficient| of ``above`` minus max |coefficient| of ``below`` per repetition."""
-
-    def one(claim: dict, rows: pd.DataFrame, learner: str, method: str) -> dict | NoData:
-        ex = first_explanations(rows)
-        if isinstance(ex, NoData):
-            return ex
-        w = ex.pivot(index="rep", columns="feature", values="value").abs()
-        missing = sorted(set(claim["above"] + claim["below"]) - set(w))
-        if missing:
-            return NoData(f"no coefficient of {', '.join(missing)}")
-        d = w[claim["above"]].min(axis=1) - w[claim["below"]].max(axis=1)
-        means = w.mean().sort_values(ascending=False)
-        return _enough(d) or compared_row(
-            claim, learner, method, d,
-            f"min |weight| of {', '.join(claim['above'])} - max |weight| of the others",
-            value=claim["value"], compare=claim["compare"], atol=claim["atol"],
-            more="; mean |weight| " + ", ".join(f"{f} {v:.3f}" for f, v in means.items()))
-
-    return per_combo(claim, t, "other", one)
+    ex = _first(cell, t)
+    if isinstance(ex, NoData):
+        return ex
+    above, below = cell.params["above"], cell.params["below"]
+    w = ex.pivot(index="rep", columns="feature", values="value").abs()
+    missing = sorted(set(above + below) - set(w))
+    if missing:
+        return NoData(f"no coefficient of {', '.join(missing)}")
+    means = w.mean().sort_values(ascending=False)
+    return Sample(w[above].min(axis=1) - w[below].max(axis=1),
+                  f"min |weight| of {', '.join(above)} - max |weight| of the others",
+                  "; mean |weight| " + ", ".join(f"{f} {v:.3f}" for f, v in means.items()))

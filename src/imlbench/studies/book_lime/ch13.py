@@ -14,37 +14,39 @@ Study methods:
 :func:`sine_reference` is the book code's piecewise linear description of the 1-D sine
 surface (Fig. 13.4), the local truth against which Fig. 13.5's explanations are read.
 
-Claim kinds, on the layer's ``lime`` rows (``point``, ``repeat``, ``feature``, ``value``,
-``kernel_width`` of a width sweep, ``intercept`` and ``selected`` of ``surrogate_fit``). Every
-statistic is first taken per repetition (data set and fit, column ``rep``), averaged over the
-repeats of LIME within it, so that the spread between fits enters every tolerance. A point
-label also names the points of a labelled draw (``left`` names ``left_0``, ``left_1``).
+Statistics per repetition for ``contrast`` claims (:mod:`imlbench.metrics.contrasts`), on the
+layer's ``lime`` rows (``point``, ``repeat``, ``feature``, ``value``, ``kernel_width`` of a
+width sweep, ``intercept`` and ``selected`` of ``surrogate_fit``). Every statistic is taken per
+repetition (data set and fit, column ``rep``), averaged over the repeats of LIME within it, so
+that the spread between fits enters every tolerance. A point label also names the points of a
+labelled draw (``left`` names ``left_0``, ``left_1``). The other cell of a two-cell test moves
+these keys, e.g. ``than: {point: pos}`` or ``than: {kernel_width: 2.0}``.
 
-``n_lime_coef``        the mean coefficient of ``feature`` (or the surrogate's ``intercept``)
-                       of ``point`` at ``kernel_width``, less the same of ``than_point`` /
-                       ``than_method`` / ``than_width`` when given (paired by repetition),
-                       against ``value`` or the ``reference`` at the point
-                       (``sine_slope``, ``sine_intercept``: :func:`sine_reference`). ``test:
-                       published``: the prediction interval of ``runs`` further runs (a number
-                       the book printed from one fit); ``test: mean``: the interval of the
-                       mean, ``compare`` as the layer's ``compared``
-``n_lime_window``      at every width of the sweep in ``between`` and every point of
-                       ``points``, the mean coefficient of ``feature`` equals the point's
-                       ``truths`` entry (t' SE of the mean over repetitions + ``atol``): the
-                       widths that recover the truth
-``n_lime_spread``      the sd over repeats of the coefficient of ``feature`` (per point, then
-                       averaged over ``points``; :func:`coefficient_bands`) at the widths up to
-                       ``below``, over the same at the widths in ``between``: the log of the
-                       ratio per repetition against ``value`` (0: more volatile below)
-``n_inclusion``        the share of explanations at ``kernel_width`` (over ``points``, default
-                       all, and repeats) whose selection kept ``features``: every one of them
-                       (``mode: all``) or at least one (``any``), against ``value``
-``n_inclusion_mixing`` how undecided the selection is at ``kernel_width`` against
-                       ``than_width``: per point the mean over features of 4 pi (1 - pi), pi
-                       the inclusion frequency (:func:`inclusion_frequency`: 0 when every
-                       feature is always or never kept, 1 when each is kept half the time),
-                       averaged over points; the difference of the two widths per repetition
-                       against ``value``
+``book_lime.coefficient``  the mean coefficient of ``feature`` (or the surrogate's
+                           ``intercept``) of ``point`` at ``kernel_width`` (null: every
+                           width), less the reference at the point with ``minus_reference``
+                           (``sine_slope``, ``sine_intercept``: :func:`sine_reference` at the
+                           point's x); a number the book printed from one fit is the kit's
+                           ``prediction`` test
+``book_lime.log_sd``       the log of the sd over repeats of the coefficient of ``feature``
+                           (per point and width, then averaged over ``points``, default all,
+                           and the widths in ``widths``; :func:`coefficient_bands`): small
+                           widths against a window is a ``paired`` test of the log sds, the
+                           log of their ratio
+``book_lime.inclusion``    the share of explanations at ``kernel_width`` (over ``points``,
+                           default all, and repeats) whose selection kept ``features``: every
+                           one of them (``mode: all``) or at least one (``any``)
+``book_lime.mixing``       how undecided the selection is at ``kernel_width``: per point the
+                           mean over features of 4 pi (1 - pi), pi the inclusion frequency
+                           (:func:`inclusion_frequency`: 0 when every feature is always or
+                           never kept, 1 when each is kept half the time), averaged over points
+
+Claim kind ``n_lime_window``: at every width of the sweep in ``between`` and every point of
+``points``, the mean coefficient of ``feature`` equals the point's ``truths`` entry (the kit's
+interval of the mean, :func:`imlbench.metrics.contrasts.compared`, per width and point, joined
+by :meth:`imlbench.metrics.claims.Check.joint`): the widths that recover the truth. A joint
+test over the cells of a sweep is not the ``contrast`` shape, which tests one cell (against
+one other).
 """
 
 from __future__ import annotations
@@ -54,8 +56,8 @@ import pandas as pd
 from scipy.stats import gaussian_kde
 
 from imlbench.explain.api import ExplainContext, method
-from imlbench.metrics.claims import Check, NoData, claim_kind, claim_row, per_combo
-from imlbench.metrics.curve_claims import COMPARE, TOLERANCE, compared, prediction_check
+from imlbench.metrics.claims import Check, NoData, Tables, claim_kind, claim_row, per_combo
+from imlbench.metrics.contrasts import Cell, K, Sample, compared, few, statistic
 from imlbench.metrics.lime_summaries import coefficient_bands, inclusion_frequency
 from imlbench.params import (
     choice,
@@ -63,7 +65,6 @@ from imlbench.params import (
     integer,
     items,
     number,
-    study_name,
     table,
     text,
 )
@@ -126,7 +127,7 @@ def _n_fit_curve(ctx: ExplainContext, params: dict, rng: np.random.Generator) ->
     ], ignore_index=True)
 
 
-# --- claim kinds -----------------------------------------------------------------------------
+# --- statistics and the window kind ----------------------------------------------------------
 
 def _of_points(rows: pd.DataFrame, labels: list[str] | None) -> pd.DataFrame:
     """The rows of the points named by ``labels`` (a label also names its draws
@@ -171,61 +172,32 @@ def _coef_per_rep(rows: pd.DataFrame, point: str, feature: str, width: float | N
 REFERENCES = ("none", "sine_slope", "sine_intercept")
 
 
-@claim_kind("n_lime_coef", params={
+@statistic("book_lime.coefficient", params={
     "point": text(), "feature": text(), "kernel_width": number(None, nullable=True),
-    "value": number(None, nullable=True), "reference": choice("none", REFERENCES),
-    "than_point": text(None, nullable=True), "than_method": study_name("methods", None),
-    "than_width": number(None, nullable=True), "test": choice("mean", ("mean", "published")),
-    "runs": integer(1, minimum=1), **COMPARE, **TOLERANCE})
-def n_lime_coef(claim: dict, t) -> list[dict]:
-    """A mean LIME coefficient (or a difference of two) against a number (module doc)."""
-    if (claim["value"] is None) == (claim["reference"] == "none"):
-        raise ValueError(f"claim {claim['id']} (n_lime_coef): give exactly one of value and "
-                         f"reference ({', '.join(REFERENCES[1:])})")
-    other = any(claim[k] is not None for k in ("than_point", "than_method", "than_width"))
-
-    def one(claim: dict, rows: pd.DataFrame, learner: str, method: str) -> dict | NoData:
-        got = _coef_per_rep(rows, claim["point"], claim["feature"], claim["kernel_width"])
-        if isinstance(got, NoData):
-            return got
-        d, x = got
-        what = (f"{claim['feature']} of {claim['point']} at width {claim['kernel_width']}")
-        if other:
-            them = t.other
-            them = them[(them["scenario"] == claim["where"]["scenario"])
-                        & (them["learner"] == learner)
-                        & (them["method"] == (claim["than_method"] or method))]
-            width = claim["than_width"] if claim["than_width"] is not None else (
-                None if claim["than_method"] else claim["kernel_width"])
-            got = _coef_per_rep(them, claim["than_point"] or claim["point"], claim["feature"],
-                                width)
-            if isinstance(got, NoData):
-                return got
-            d = (d - got[0]).dropna()
-            what += (f" minus that of {claim['than_point'] or claim['point']} at width {width}"
-                     + (f" ({claim['than_method']})" if claim["than_method"] else ""))
-        if len(d) < 2:
-            return NoData(f"a tolerance needs 2 repetitions or more; {len(d)} here")
-        value = claim["value"]
-        if value is None:
-            slope, intercept = sine_reference(x)
-            value = float(slope if claim["reference"] == "sine_slope" else intercept)
-            what += f" (reference at x = {x:g}: {value:g})"
-        if claim["test"] == "published":
-            check, test = prediction_check(d, value, claim["k"], claim["atol"], claim["runs"])
-            return claim_row(claim, learner, method,
-                             f"{what}: {d.mean():.4g} (sd {d.std():.3g} over {len(d)} reps)",
-                             test, check)
-        check, se, test = compared(d, value, claim["k"], claim["atol"], claim["compare"])
-        return claim_row(claim, learner, method,
-                         f"{what}: {d.mean():.4g} (SE {se:.3g}, {len(d)} reps)", test, check)
-
-    return per_combo(claim, t, "other", one)
+    "minus_reference": choice("none", REFERENCES)})
+def coefficient(cell: Cell, t: Tables) -> Sample | NoData:
+    """A mean LIME coefficient per repetition, less a reference (see the module doc)."""
+    rows = cell.rows(t)
+    if rows.empty:
+        return NoData()
+    p = cell.params
+    point, feature, width = p["point"], p["feature"], p.get("kernel_width")
+    got = _coef_per_rep(rows, point, feature, width)
+    if isinstance(got, NoData):
+        return got
+    d, x = got
+    what = f"{feature} of {point} at width {width}"
+    reference = p.get("minus_reference", "none")
+    if reference == "none":
+        return Sample(d, what)
+    slope, intercept = sine_reference(x)
+    value = float(slope if reference == "sine_slope" else intercept)
+    return Sample(d - value, f"{what} minus the reference at x = {x:g} ({value:g})")
 
 
 @claim_kind("n_lime_window", params={
     "points": items(text()), "truths": items(number()), "feature": text(),
-    "between": items(number(), length=2), **TOLERANCE})
+    "between": items(number(), length=2), **K, "atol": number(0.0, minimum=0)})
 def n_lime_window(claim: dict, t) -> list[dict]:
     """The widths in ``between`` recover every point's true coefficient (module doc)."""
     if len(claim["points"]) != len(claim["truths"]):
@@ -244,8 +216,10 @@ def n_lime_window(claim: dict, t) -> list[dict]:
                 if isinstance(got, NoData):
                     return got
                 d = got[0]
-                if len(d) < 2:
-                    return NoData("a tolerance needs 2 repetitions or more")
+                why = few(len(d), 2, f"the coefficient of {point} at width {w:g}",
+                          f"{claim['where']['scenario']}/{learner}/{method}")
+                if why:
+                    return why
                 check, _, test = compared(d, truth, claim["k"], claim["atol"], "equal")
                 checks.append(check)
                 gap = abs(d.mean() - truth)
@@ -262,98 +236,66 @@ def n_lime_window(claim: dict, t) -> list[dict]:
     return per_combo(claim, t, "other", one)
 
 
-def _per_rep_row(claim: dict, learner: str, method: str, d: pd.Series, label: str,
-                 extra: str = "") -> dict | NoData:
-    """The row comparing the per-repetition statistic ``d`` with the claim's ``value`` as its
-    ``compare`` says (t' SE over the repetitions); ``label`` names the statistic, ``extra``
-    adds to the parenthesis."""
-    if len(d) < 2:
-        return NoData("a tolerance needs 2 repetitions or more")
-    check, se, test = compared(d, claim["value"], claim["k"], claim["atol"], claim["compare"])
-    return claim_row(claim, learner, method,
-                     f"{label}: {d.mean():.3g} (SE {se:.3g}, {len(d)} reps{extra})", test, check)
-
-
-@claim_kind("n_lime_spread", params={
-    "points": items(text(), None, nullable=True), "feature": text(), "below": number(),
-    "between": items(number(), length=2), "value": number(0.0), **COMPARE, **TOLERANCE})
-def n_lime_spread(claim: dict, t) -> list[dict]:
-    """log(sd over repeats at small widths / sd in the window) per repetition (module doc)."""
-    lo, hi = claim["between"]
-
-    def one(claim: dict, rows: pd.DataFrame, learner: str, method: str) -> dict | NoData:
-        if "kernel_width" not in rows or "repeat" not in rows:
-            return NoData("the LIME rows have no kernel width sweep or repeats")
-        r = _of_points(rows, claim["points"])
-        r = r[r["feature"] == claim["feature"]]
-        bands = coefficient_bands(r, ["rep", "point", "kernel_width"])
-        small = bands[bands["kernel_width"] <= claim["below"]]
-        window = bands[(bands["kernel_width"] >= lo) & (bands["kernel_width"] <= hi)]
-        if small.empty or window.empty:
-            return NoData(f"no widths up to {claim['below']} or in [{lo}, {hi}]")
-        a, b = small.groupby("rep")["sd"].mean(), window.groupby("rep")["sd"].mean()
-        return _per_rep_row(
-            claim, learner, method, np.log(a / b).dropna(),
-            f"log(sd of {claim['feature']} at widths <= {claim['below']:g} / sd at widths in "
-            f"[{lo:g}, {hi:g}])", f"; sds {a.mean():.3g} and {b.mean():.3g}")
-
-    return per_combo(claim, t, "other", one)
+@statistic("book_lime.log_sd", params={
+    "points": items(text(), None, nullable=True), "feature": text(),
+    "widths": items(number(), length=2)})
+def log_sd(cell: Cell, t: Tables) -> Sample | NoData:
+    """log of the sd over repeats at the widths in ``widths`` per repetition (module doc)."""
+    rows = cell.rows(t)
+    if rows.empty:
+        return NoData()
+    if "kernel_width" not in rows or "repeat" not in rows:
+        return NoData("the LIME rows have no kernel width sweep or repeats")
+    p = cell.params
+    (lo, hi), feature = p["widths"], p["feature"]
+    r = _of_points(rows, p.get("points"))
+    bands = coefficient_bands(r[r["feature"] == feature], ["rep", "point", "kernel_width"])
+    inside = bands[(bands["kernel_width"] >= lo) & (bands["kernel_width"] <= hi)]
+    if inside.empty:
+        return NoData(f"no widths in [{lo}, {hi}]")
+    sd = inside.groupby("rep")["sd"].mean()
+    return Sample(np.log(sd).dropna(),
+                  f"log sd over repeats of {feature} at widths in [{lo:g}, {hi:g}]",
+                  f"; sd {sd.mean():.3g}")
 
 
 def _explanations_at(rows: pd.DataFrame, width: float, points: list[str] | None
                      ) -> pd.DataFrame | NoData:
+    if rows.empty:
+        return NoData()
     if "selected" not in rows or "kernel_width" not in rows:
         return NoData("inclusion needs lime's surrogate_fit: true and a kernel width sweep")
     r = _at_width(_of_points(rows, points), width)
     return NoData(f"no LIME rows at kernel width {width}") if r.empty else r
 
 
-@claim_kind("n_inclusion", params={
+@statistic("book_lime.inclusion", params={
     "features": items(feature_name()), "mode": choice("all", ("all", "any")),
-    "kernel_width": number(), "points": items(text(), None, nullable=True),
-    "value": number(), **COMPARE, **TOLERANCE})
-def n_inclusion(claim: dict, t) -> list[dict]:
-    """The share of explanations keeping all (any) of ``features`` (module doc)."""
-
-    def one(claim: dict, rows: pd.DataFrame, learner: str, method: str) -> dict | NoData:
-        r = _explanations_at(rows, claim["kernel_width"], claim["points"])
-        if isinstance(r, NoData):
-            return r
-        kept = r[r["feature"].isin(claim["features"])].groupby(
-            ["rep", "point", "repeat"])["selected"]
-        hit = kept.all() if claim["mode"] == "all" else kept.any()
-        return _per_rep_row(
-            claim, learner, method, hit.astype(float).groupby("rep").mean(),
-            f"share of explanations at width {claim['kernel_width']:g} keeping {claim['mode']} "
-            f"of {', '.join(claim['features'])}")
-
-    return per_combo(claim, t, "other", one)
+    "kernel_width": number(), "points": items(text(), None, nullable=True)})
+def inclusion(cell: Cell, t: Tables) -> Sample | NoData:
+    """The share of explanations keeping all (any) of ``features`` per repetition (module
+    doc)."""
+    p = cell.params
+    r = _explanations_at(cell.rows(t), p["kernel_width"], p.get("points"))
+    if isinstance(r, NoData):
+        return r
+    mode = p.get("mode", "all")
+    kept = r[r["feature"].isin(p["features"])].groupby(["rep", "point", "repeat"])["selected"]
+    hit = kept.all() if mode == "all" else kept.any()
+    return Sample(hit.astype(float).groupby("rep").mean(),
+                  f"share of explanations at width {p['kernel_width']:g} keeping {mode} of "
+                  f"{', '.join(p['features'])}")
 
 
-def _mixing(rows: pd.DataFrame) -> pd.Series:
-    """Per repetition the mean over points and features of 4 pi (1 - pi)."""
-    f = inclusion_frequency(rows, ["rep", "point"])
+@statistic("book_lime.mixing", params={
+    "kernel_width": number(), "points": items(text(), None, nullable=True)})
+def mixing(cell: Cell, t: Tables) -> Sample | NoData:
+    """Per repetition the mean over points and features of 4 pi (1 - pi) at ``kernel_width``
+    (module doc)."""
+    r = _explanations_at(cell.rows(t), cell.params["kernel_width"], cell.params.get("points"))
+    if isinstance(r, NoData):
+        return r
+    f = inclusion_frequency(r, ["rep", "point"])
     f["mix"] = 4 * f["share"] * (1 - f["share"])
-    return f.groupby(["rep", "point"])["mix"].mean().groupby("rep").mean()
-
-
-@claim_kind("n_inclusion_mixing", params={
-    "kernel_width": number(), "than_width": number(),
-    "points": items(text(), None, nullable=True), "value": number(0.0), **COMPARE,
-    **TOLERANCE})
-def n_inclusion_mixing(claim: dict, t) -> list[dict]:
-    """How undecided the selection is at one width against another (module doc)."""
-
-    def one(claim: dict, rows: pd.DataFrame, learner: str, method: str) -> dict | NoData:
-        a = _explanations_at(rows, claim["kernel_width"], claim["points"])
-        b = _explanations_at(rows, claim["than_width"], claim["points"])
-        for r in (a, b):
-            if isinstance(r, NoData):
-                return r
-        ma, mb = _mixing(a), _mixing(b)
-        return _per_rep_row(
-            claim, learner, method, (ma - mb).dropna(),
-            f"mixing 4 pi (1 - pi) at width {claim['kernel_width']:g} minus at "
-            f"{claim['than_width']:g}", f"; {ma.mean():.3g} and {mb.mean():.3g}")
-
-    return per_combo(claim, t, "other", one)
+    return Sample(f.groupby(["rep", "point"])["mix"].mean().groupby("rep").mean(),
+                  f"mixing 4 pi (1 - pi) at width {cell.params['kernel_width']:g}")

@@ -6,15 +6,25 @@ of one point: Boston housing (Figs. 14.5-14.8) and the binned bike days (Figs. 1
 numeric features cut into quantile classes and every feature categorical, and the count
 divided by its sd (the book's code for Sect. 14.3.2): bins as the table DGP's ``bins``.
 
-Claim kind ``m_sd_ratio``: the book's stability measure (the sd of each weight over the
-``repeat`` column, averaged over features and points; Sect. 14.3) of a *cell* A (the claim's
-scenario, learner, method and ``point``) over that of a cell B (``than_*``: the same cell
-with those keys replaced), optionally divided by the same ratio of two other cells C / D
-(``against_*`` replaces keys of A, ``against_than_*`` keys of C), against ``value``. The
-test is on the log ratio; each cell's standard error is its jackknife over the repeats (leave
-one repeat out of every point at once: the Monte Carlo error of the measure for the given
-model and points), carried to the log by the delta method; the cells draw independent
-samples, so the variances add.
+The book's stability measure (Sect. 14.3) is the sd of each weight over the ``repeat`` column
+(explanations of the same point by the same model), averaged over the features and points:
+the kit's spread (:func:`imlbench.metrics.contrasts.spread`) of the weights with one row per
+repeat. The showcases fit one model per setting (``reps: 1``), so its Monte Carlo error is
+over the repeats.
+
+Statistic ``book_lime.weight_sd``: a cell's weights, one row per repeat and one column per
+feature and point (its ``point``; null: every point), for ``contrast`` claims with the kit's
+``spread_ratio`` test: the measure of the cell over that of the cell ``than`` names (e.g.
+``than: {point: mean}``), on the log scale with the kit's bootstrap SE over the repeats.
+
+Claim kind ``m_sd_ratio``: the ratio of two such ratios, A / B over C / D (``than`` moves A
+to B, ``against`` moves A to C, ``against_than`` moves C to D, default as ``than``), e.g. how
+much more the minority point scatters than the majority point on the bike days, against the
+same for Boston's outlier and mean point. Each ratio is the kit's ``spread_ratio`` of its two
+cells; A / B and C / D come from different data sets, so the log ratio of ratios is their
+difference with half-width the root of the sum of the two half-widths squared
+(:func:`imlbench.metrics.contrasts.independent_se`; the same t' when both have as many
+repeats). Four cells are not the ``contrast`` shape, which compares two.
 """
 
 from __future__ import annotations
@@ -28,9 +38,27 @@ from imlbench.data.bikeshare import UCI_DAY_LEVELS
 from imlbench.dgp.base import DGPS
 from imlbench.dgp.bikeshare import BikeDaily
 from imlbench.dgp.table import quantile_bins
-from imlbench.metrics.claims import Check, NoData, claim_kind, claim_row, per_combo
-from imlbench.params import Param, ParamError, check, choice, integer, items, number, text
-from imlbench.stats import t_multiplier
+from imlbench.metrics.claims import Check, NoData, Tables, claim_kind, claim_row, per_combo
+from imlbench.metrics.contrasts import (
+    Cell,
+    K,
+    Sample,
+    independent_se,
+    spread,
+    spread_ratio,
+    statistic,
+)
+from imlbench.params import (
+    ParamError,
+    check,
+    choice,
+    integer,
+    items,
+    number,
+    study_name,
+    table,
+    text,
+)
 
 
 @DGPS.register("m_bikes_binned")
@@ -71,109 +99,78 @@ class BikesBinned(BikeDaily):
                 for f in self.categorical}
 
 
-#: the keys that pick a cell of LIME rows; a ``than_``/``against_``/``against_than_`` prefix
-#: replaces the key of the cell it refers to
-CELL_KEYS = ("scenario", "learner", "method", "point")
+def _shown(cell: Cell) -> str:
+    point = cell.params.get("point")
+    return cell.where + (f"/{point}" if point is not None else "")
 
 
-def _name(section: str | None) -> Param:
-    return Param("text", None, refers=section, nullable=True)
-
-
-_CELL = {"scenario": _name("scenarios"), "learner": _name("learners"),
-         "method": _name("methods"), "point": text(None, nullable=True)}
-
-
-def cell_sd(rows: pd.DataFrame) -> tuple[float, float, int]:
-    """The average sd of the weights over repeats (Sect. 14.3: per point and feature the sd
-    of ``value`` over ``repeat``, averaged over both), its jackknife SE over the repeats and
-    the number of repeats. Failed explanations (NaN weights) are left out."""
-    rows = rows[rows["value"].notna()]
-    wide = rows.pivot_table(index=["point", "feature"], columns="repeat", values="value",
-                            aggfunc="first")
-    v = wide.to_numpy(float)
-    n = np.sum(np.isfinite(v), axis=1)
-    if n.size == 0 or n.min() < 3:
-        raise ValueError("the sd over repeats and its jackknife need 3 repeats or more per "
-                         "point and feature")
-    v0 = np.nan_to_num(v)
-    s1, s2 = v0.sum(axis=1), (v0**2).sum(axis=1)
-    sd = np.sqrt(np.maximum(s2 - s1**2 / n, 0) / (n - 1)).mean()
-    # leave repeat r out of every (point, feature): closed-form sums without v_r
-    present = np.isfinite(v)
-    m = n[:, None] - present
-    t1, t2 = s1[:, None] - v0, s2[:, None] - v0**2
-    loo = np.sqrt(np.maximum(t2 - t1**2 / m, 0) / (m - 1)).mean(axis=0)
-    R = v.shape[1]
-    se = float(np.sqrt((R - 1) / R * ((loo - loo.mean()) ** 2).sum()))
-    return float(sd), se, int(n.min())
-
-
-def _cells(claim: dict, learner: str, method: str) -> list[dict]:
-    a = {"scenario": claim["where"]["scenario"], "learner": learner, "method": method,
-         "point": claim["point"]}
-    b = {k: claim[f"than_{k}"] if claim[f"than_{k}"] is not None else a[k] for k in CELL_KEYS}
-    if all(claim[f"against_{k}"] is None for k in CELL_KEYS):
-        return [a, b]
-    c = {k: claim[f"against_{k}"] if claim[f"against_{k}"] is not None else a[k]
-         for k in CELL_KEYS}
-    d = {k: claim[f"against_than_{k}"] if claim[f"against_than_{k}"] is not None else c[k]
-         for k in CELL_KEYS}
-    return [a, b, c, d]
-
-
-def _shown(cell: dict) -> str:
-    return "/".join(str(cell[k]) for k in CELL_KEYS if cell[k] is not None)
-
-
-def _rows_of(claim: dict, t, learner: str, method: str) -> list[pd.DataFrame] | NoData:
-    df = t.other
-    if df.empty or "repeat" not in df:
+@statistic("book_lime.weight_sd", params={"point": text(None, nullable=True)})
+def weight_sd(cell: Cell, t: Tables) -> Sample | NoData:
+    """The cell's LIME weights, one row per repeat and one column per (point, feature), whose
+    spread is the book's stability measure (see the module doc). Failed explanations (NaN
+    weights) are left out."""
+    rows = cell.rows(t)
+    if rows.empty or "repeat" not in rows:
         return NoData()
-    out = []
-    for cell in _cells(claim, learner, method):
-        r = df[(df["scenario"] == cell["scenario"]) & (df["learner"] == cell["learner"])
-               & (df["method"] == cell["method"])]
-        if cell["point"] is not None:
-            r = r[r["point"] == cell["point"]]
-        if r.empty:
-            return NoData(f"no LIME rows of {_shown(cell)}")
-        out.append(r)
-    return out
+    point = cell.params.get("point")
+    if point is not None:
+        rows = rows[rows["point"] == point]
+    if rows.empty:
+        return NoData(f"no LIME rows of {_shown(cell)}")
+    rows = rows[rows["value"].notna()]
+    wide = rows.pivot_table(index="repeat", columns=["point", "feature"], values="value",
+                            aggfunc="first")
+    if len(wide) > 1 and not spread(wide) > 0:
+        return NoData(f"the weights of {_shown(cell)} do not vary over the repeats (sd 0): "
+                      f"no ratio")
+    return Sample(wide, f"average sd over repeats of {_shown(cell)}")
+
+
+#: a cell relative to another: what differs (scenario, learner, method, point)
+MOVE = {"scenario": study_name("scenarios", None), "learner": study_name("learners", None),
+        "method": study_name("methods", None), "point": text(None, nullable=True)}
 
 
 @claim_kind("m_sd_ratio", params={
-    **_CELL, **{f"than_{k}": p for k, p in _CELL.items()},
-    **{f"against_{k}": p for k, p in _CELL.items()},
-    **{f"against_than_{k}": p for k, p in _CELL.items()},
-    "value": number(1.0, above=0), "compare": choice("above", ("above", "below", "equal")),
-    "z": number(2.0, minimum=0),
-})
-def m_sd_ratio(claim: dict, t) -> list[dict]:
-    """The ratio of average sds of two cells (or the ratio of two such ratios) against
-    ``value`` (module doc)."""
+    "point": text(None, nullable=True), "than": table(MOVE), "against": table(MOVE),
+    "against_than": table(MOVE, None, nullable=True), "value": number(1.0, above=0),
+    "compare": choice("above", ("above", "below", "equal")), **K})
+def m_sd_ratio(claim: dict, t: Tables) -> list[dict]:
+    """The ratio of the measures' ratios A / B and C / D against ``value`` (see the module
+    doc)."""
 
-    def one(claim: dict, parts: list[pd.DataFrame], learner: str, method: str
-            ) -> dict | NoData:
-        cells = _cells(claim, learner, method)
-        stats = [cell_sd(r) for r in parts]
-        sds = np.array([s[0] for s in stats])
-        if (sds <= 0).any():
-            return NoData("a cell's weights do not vary over the repeats (sd 0): no ratio")
-        rel = np.array([s[1] / s[0] for s in stats])
-        sign = np.array([1, -1, -1, 1][:len(stats)])
-        log_ratio = float(sign @ np.log(sds))
-        tk = float(t_multiplier(claim["z"], min(s[2] for s in stats) - 1))
-        half = tk * float(np.sqrt((rel**2).sum()))
-        shown = ", ".join(f"{_shown(c)} {s:.4g} (SE {se:.2g})"
-                          for c, (s, se, _) in zip(cells, stats, strict=True))
-        what = ("ratio of ratios" if len(cells) == 4 else "ratio")
-        reproduced = (f"average sd {shown}; {what} {np.exp(log_ratio):.4g} "
-                      f"[{np.exp(log_ratio - half):.4g}, {np.exp(log_ratio + half):.4g}]")
-        tolerance = (f"log {what} {claim['compare']} log {claim['value']:g}, half-width "
-                     f"t({claim['z']:g}) SE; SE of each log average sd its jackknife SE over "
-                     f"the repeats / the average sd, independent cells")
-        return claim_row(claim, learner, method, reproduced, tolerance,
-                         Check(log_ratio, half, claim["compare"], float(np.log(claim["value"]))))
+    def cells(learner: str, method: str) -> list[Cell]:
+        a = Cell(claim["where"]["scenario"], learner, method, {"point": claim["point"]})
+        c = a.moved(claim["against"])
+        return [a, a.moved(claim["than"]), c, c.moved(claim["against_than"] or claim["than"])]
 
-    return per_combo(claim, t, _rows_of, one)
+    def weights(claim: dict, t: Tables, learner: str, method: str) -> list[Sample] | NoData:
+        out = []
+        for cell in cells(learner, method):
+            got = weight_sd(cell, t)
+            if isinstance(got, NoData):
+                return NoData(got.reason or f"no LIME rows of {_shown(cell)}")
+            out.append(got)
+        return out
+
+    def one(claim: dict, w: list[Sample], learner: str, method: str) -> dict | NoData:
+        a, b, c, d = cells(learner, method)
+        ratios = [spread_ratio(w[i], w[i + 1], _shown(other), 1.0, k=claim["k"],
+                               compare="equal", together=cell.scenario == other.scenario)
+                  for i, cell, other in ((0, a, b), (2, c, d))]
+        for r in ratios:
+            if isinstance(r, NoData):
+                return r
+        ab, cd = (r.check for r in ratios)
+        log_rr = ab.estimate - cd.estimate
+        check = Check(log_rr, float(independent_se(ab.half, cd.half)), claim["compare"],
+                      float(np.log(claim["value"])), scale=1.0)
+        return claim_row(
+            claim, learner, method,
+            f"{ratios[0].reproduced}; {ratios[1].reproduced}; ratio of ratios "
+            f"{np.exp(log_rr):.4g}",
+            f"log ratio of ratios {claim['compare']} log {claim['value']:g}: each ratio as the "
+            f"kit's spread_ratio ({ratios[0].tolerance}), the two from independent data sets: "
+            f"half-width the root of the sum of their half-widths squared", check)
+
+    return per_combo(claim, t, weights, one)

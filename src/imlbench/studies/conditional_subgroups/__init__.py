@@ -5,10 +5,10 @@ dependent features: a conditional subgroup approach", Data Mining and Knowledge 
 The study's DGPs (the conditional-PFI simulation, the illustrations of Sects. 1-4, the offline
 classification and regression tables), the simulation's closed-form truths, its methods (the
 per-model Monte Carlo truth, the illustrations' curves and slopes, the depth sweep, the bike
-application, data and model fidelity) and its claim kinds; the figures are in
-:mod:`.figures`. The daily bike rentals (``bikeshare_daily``) and the windowed M-plot
-(``mplot_window``) are the layers' (:mod:`imlbench.dgp.bikeshare`,
-:mod:`imlbench.explain.window_mplot`).
+application, data and model fidelity), the statistics of its ``contrast`` claims and its
+claim kinds; the figures are in :mod:`.figures`. The daily bike rentals
+(``bikeshare_daily``) and the windowed M-plot (``mplot_window``) are the layers'
+(:mod:`imlbench.dgp.bikeshare`, :mod:`imlbench.explain.window_mplot`).
 """
 
 from imlbench.studies.conditional_subgroups import (  # noqa: F401  (each module registers)
@@ -27,5 +27,6 @@ from imlbench.studies.conditional_subgroups import (  # noqa: F401  (each module
     methods_illustrations,
     methods_model_fidelity,
     methods_simulation,
+    statistics,
     truth,
 )

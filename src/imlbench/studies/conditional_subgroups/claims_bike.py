@@ -17,7 +17,13 @@ report:
 - PDPs and cs-PDPs (Figs. 12, 13): the SE over the rows of the subgroup of the ICE curves the
   PDP averages (its slope, its level, its difference between levels is the mean of the rows'),
   sd over rows / sqrt(rows); the model is fixed, so this is the error of the PDP over the
-  rows the paper averages over.
+  rows the paper averages over. The rows are the units of the kit's tests
+  (:func:`imlbench.metrics.contrasts.compared`, :func:`imlbench.metrics.contrasts.difference`:
+  t(k) SE, the t quantile at the normal level of ``k`` over the rows' degrees of freedom).
+
+None is a ``contrast`` claim: the estimates are one run's (one fitted forest, one tree per
+feature), so there are no repetitions; the PDP claims read subgroups by their rules and several
+subgroups or levels at once, and their premise may make them ``inconclusive``.
 
 Verdict and power (margin + 2 half) per :class:`imlbench.metrics.claims.Check`: an interval
 of a one-sided test that straddles the bound is ``inconclusive``. The set of features a
@@ -43,7 +49,9 @@ from imlbench.metrics.claims import (
     claim_row,
     select_rows,
 )
+from imlbench.metrics.contrasts import K, Sample, compared, difference, independent_se
 from imlbench.metrics.rank_claims import median_se
+from imlbench.metrics.statistics import ls_slopes
 from imlbench.params import (
     REQUIRED,
     choice,
@@ -57,8 +65,6 @@ from imlbench.params import (
     text,
 )
 from imlbench.stats import t_multiplier
-
-Z3 = {"z": number(3.0, minimum=0)}
 
 
 def _where(claim: dict) -> tuple[str, str, str]:
@@ -85,15 +91,19 @@ def _missing(claim: dict, reason: str = "") -> dict:
     return claim_row(claim, learner, m, "", "", None, reason)
 
 
-@claim_kind("predictability_table", params={"values": table(value=number()), **Z3})
+@claim_kind("predictability_table", params={"values": table(value=number()), **K})
 def predictability_table(claim: dict, t: Tables) -> list[dict]:
-    """Table 6: per feature of ``values`` (published %), ours = mean over k fold splits;
-    |ours - published| <= t' sd sqrt(1 + 1/k), sd = SD of the two-fold estimate over splits
-    (the published number is one split: a prediction interval for it), t' the t quantile of
-    k - 1 degrees of freedom at the normal probability of z (:func:`imlbench.stats.
-    t_multiplier`: the sd is estimated from k values); verdict and power (margin + 2 half)
-    per :class:`imlbench.metrics.claims.Check`."""
-    z = claim["z"]
+    """Table 6: per feature of ``values`` (published %), ours = mean over n fold splits;
+    |ours - published| <= t' sd sqrt(1 + 1/n), sd = SD of the two-fold estimate over the n
+    splits (the published number is one split: a prediction interval for it), t' the t
+    quantile of n - 1 degrees of freedom at the normal probability of ``k``
+    (:func:`imlbench.stats.t_multiplier`: the sd is estimated from n values); verdict and power
+    (margin + 2 half) per :class:`imlbench.metrics.claims.Check`.
+
+    The kit's ``prediction`` test (:func:`imlbench.metrics.contrasts.prediction_check`) is this
+    interval but takes the values of the n splits, and the method ``e5_predictability`` writes
+    only their mean and sd."""
+    k = claim["k"]
     _, learner, m = _where(claim)
     est = _other(claim, t)
     rows = []
@@ -105,13 +115,13 @@ def predictability_table(claim: dict, t: Tables) -> list[dict]:
                                       "year, so yr is constant and dropped)" if len(est) else ""))
             continue
         r = hit.iloc[0]
-        ours, sd, k = 100 * r["value"], 100 * r["sd"], int(r["n_splits"])
-        tq = float(t_multiplier(z, k - 1)) if k > 1 else np.inf
-        tol = tq * sd * np.sqrt(1 + 1 / k)
+        ours, sd, n = 100 * r["value"], 100 * r["sd"], int(r["n_splits"])
+        tq = float(t_multiplier(k, n - 1)) if n > 1 else np.inf
+        tol = tq * sd * np.sqrt(1 + 1 / n)
         rows.append(claim_row(sub, learner, m,
-                         f"{ours:.1f}% (SD over {k} fold splits {sd:.1f} points)",
-                         f"|gap| <= t' SD sqrt(1 + 1/k) = {tol:.1f} points (t' = {tq:.2f}: "
-                         f"the t quantile at Phi({z:g}), {k - 1} df; split noise only; our "
+                         f"{ours:.1f}% (SD over {n} fold splits {sd:.1f} points)",
+                         f"|gap| <= t' SD sqrt(1 + 1/n) = {tol:.1f} points (t' = {tq:.2f}: "
+                         f"the t quantile at Phi({k:g}), {n - 1} df; split noise only; our "
                          "data are one year of days aggregated from hours)",
                          Check(ours, tol, "equal", published, scale=published)))
     return rows
@@ -130,22 +140,22 @@ def _boot_sets(splits: pd.DataFrame) -> tuple[list[frozenset], int]:
     return [per_tree.get(b, frozenset()) for b in range(n_boot)], n_boot
 
 
-def _share_check(hits: int, n: int, z: float) -> Check:
+def _share_check(hits: int, n: int, k: float) -> Check:
     """The share of bootstrap trees with a structure against one half, with its binomial
-    interval (z SE, SE = sqrt(p (1 - p) / n)): most trees have it, or most lack it."""
+    interval (k SE, SE = sqrt(p (1 - p) / n)): most trees have it, or most lack it."""
     p = hits / n
-    return Check(p, z * np.sqrt(p * (1 - p) / n), "above", 0.5, scale=1.0)
+    return Check(p, k * np.sqrt(p * (1 - p) / n), "above", 0.5, scale=1.0)
 
 
 @claim_kind("split_features",
             params={"feature": feature_name(), "expect": items(feature_name()),
-                    "z": number(2.0, minimum=0)})
+                    "k": number(2.0, minimum=0)})
 def split_features(claim: dict, t: Tables) -> list[dict]:
     """The subgroup tree of ``feature`` splits exactly on the features ``expect``: a statement
     about one fitted tree, which the paper draws from one split of its data. Ours is decided
     by the bootstrap trees of the splits method (``n_boot`` resamples of its rows): the share p
-    that split on exactly this set against one half, with its binomial interval p +- z
-    sqrt(p (1 - p) / n_boot) (z = 2): ``reproduced`` when most trees split so, ``not
+    that split on exactly this set against one half, with its binomial interval p +- k
+    sqrt(p (1 - p) / n_boot) (k = 2): ``reproduced`` when most trees split so, ``not
     reproduced`` when most do not, ``inconclusive`` when the share straddles one half (the
     data do not settle the structure; one tree would show it or not by the draw of its rows).
     Verdict and power per :class:`imlbench.metrics.claims.Check`."""
@@ -168,8 +178,8 @@ def split_features(claim: dict, t: Tables) -> list[dict]:
                       f"{', '.join(sorted(expect))} (on each feature: {shares}); the fitted "
                       f"tree splits on {', '.join(sorted(fitted)) or 'nothing'}",
                       f"share of bootstrap trees with exactly this set above 1/2 by "
-                      f"{claim['z']:g} binomial SE",
-                      _share_check(same, n_boot, claim["z"]))]
+                      f"{claim['k']:g} binomial SE",
+                      _share_check(same, n_boot, claim["k"]))]
 
 
 #: the subgroup-tree splits (``subgroup_splits`` with bootstrap trees) that tell whether the
@@ -213,13 +223,13 @@ def _unsettled(claim: dict, t: Tables, matches: list[dict]) -> dict | None:
 
 
 @claim_kind("split_points", params={
-    "feature": feature_name(), "split_feature": feature_name(), "points": items(number()), **Z3})
+    "feature": feature_name(), "split_feature": feature_name(), "points": items(number()), **K})
 def split_points(claim: dict, t: Tables) -> list[dict]:
     """Each published split point of ``feature``'s tree on ``split_feature`` (``points``):
-    ours is the fitted tree's nearest threshold on that feature, within z bootstrap SDs (per
+    ours is the fitted tree's nearest threshold on that feature, within k bootstrap SDs (per
     bootstrap tree, its threshold nearest to ours); verdict and power (margin + 2 half) per
     :class:`imlbench.metrics.claims.Check`. No split on ``split_feature`` at all is exact."""
-    z = claim["z"]
+    k = claim["k"]
     _, learner, m = _where(claim)
     est = _splits(claim, t)
     if est.empty:
@@ -240,8 +250,8 @@ def split_points(claim: dict, t: Tables) -> list[dict]:
         rows.append(claim_row(sub, learner, m,
                          f"{ours:.2f} (all: {', '.join(f'{x:.2f}' for x in sorted(fitted))}; "
                          f"bootstrap SD {sd:.2f} over {len(near)} trees)",
-                         f"|gap| <= {z:g} bootstrap SD = {z * sd:.2f}",
-                         Check(ours, z * sd, "equal", v, scale=v) if np.isfinite(sd) else None,
+                         f"|gap| <= {k:g} bootstrap SD = {k * sd:.2f}",
+                         Check(ours, k * sd, "equal", v, scale=v) if np.isfinite(sd) else None,
                          "" if np.isfinite(sd) else f"{len(near)} bootstrap trees: an SD needs 2"))
     return rows
 
@@ -266,17 +276,19 @@ def _matches(conditions: dict, match: dict) -> bool:
 @claim_kind("local_importance", params={
     "feature": feature_name(),
     "match": table(value=either(items(text()), choice(REQUIRED, ("above", "below")))),
-    "expect": choice(REQUIRED, ("zero", "smallest")), **Z3, **PREMISE})
+    "expect": choice(REQUIRED, ("zero", "smallest")), **K, **PREMISE})
 def local_importance(claim: dict, t: Tables) -> list[dict]:
     """Local cs-PFI of ``feature`` in the subgroups matching ``match``. ``expect: zero``: 0 lies
     within the subgroup's 5%-95% permutation range; ``expect: smallest``: its median is the
-    smallest over the subgroups by more than z SE (:func:`median_se`). Verdict and power
+    smallest over the subgroups by more than k SE (:func:`median_se`: one run's medians over
+    its permutations, with the SE of their quantile spread; the SE of the difference of two
+    subgroups' medians by :func:`imlbench.metrics.contrasts.independent_se`). Verdict and power
     (margin + 2 half) per :class:`imlbench.metrics.claims.Check`: ``zero`` the range as
     midpoint +- half-width against 0, ``equal``; ``smallest`` the difference, ``above`` 0
     (scaled by the largest median over the subgroups). No matching subgroup is exact. With
     ``premise``, subgroups that most bootstrap trees do not form give ``inconclusive``
     (:func:`_unsettled`)."""
-    z = claim["z"]
+    k = claim["k"]
     _, learner, m = _where(claim)
     est = _other(claim, t)
     est = est[est["feature"] == claim["feature"]] if len(est) else est
@@ -299,19 +311,21 @@ def local_importance(claim: dict, t: Tables) -> list[dict]:
     else:
         others = est.drop(index=r.name)
         margin = others["value"].min() - r["value"]
-        se = np.hypot(median_se(r), median_se(others.loc[others["value"].idxmin()]))
-        check = Check(margin, z * se, "above", 0.0, scale=scale)
-        tol = f"next smallest minus it = {margin:.0f} > {z:g} SE = {z * se:.0f}"
+        se = float(independent_se(median_se(r), median_se(others.loc[others["value"].idxmin()])))
+        check = Check(margin, k * se, "above", 0.0, scale=scale)
+        tol = f"next smallest minus it = {margin:.0f} > {k:g} SE = {k * se:.0f}"
     return [claim_row(claim, learner, m, f"{r['rule']}: {r['value']:.0f}; all groups: {groups}",
                  tol, check)]
 
 
-@claim_kind("depth_tradeoff", params={"depth": integer(2, minimum=1), **Z3})
+@claim_kind("depth_tradeoff", params={"depth": integer(2, minimum=1), **K})
 def depth_tradeoff(claim: dict, t: Tables) -> list[dict]:
     """Fig. 10: of the features whose cs-PFI changes between depth 0 and the largest depth by
-    more than z SE of the two medians, most change more from 0 to ``depth`` (2) than after.
-    A count (of point estimates, among the features the SE selects): its verdict is exact."""
-    z = claim["z"]
+    more than k SE of the two medians (:func:`median_se`, combined by
+    :func:`imlbench.metrics.contrasts.independent_se`), most change more from 0 to ``depth``
+    (2) than after. A count (of point estimates, among the features the SE selects): its
+    verdict is exact."""
+    k = claim["k"]
     _, learner, m = _where(claim)
     est = _other(claim, t)
     if est.empty:
@@ -322,14 +336,15 @@ def depth_tradeoff(claim: dict, t: Tables) -> list[dict]:
         g = g.set_index("depth")
         first = g.loc[0, "value"] - g.loc[d, "value"]
         later = g.loc[d, "value"] - g.loc[top, "value"]
-        if abs(first + later) > z * float(np.hypot(median_se(g.loc[0]), median_se(g.loc[top]))):
+        if abs(first + later) > k * float(independent_se(median_se(g.loc[0]),
+                                                         median_se(g.loc[top]))):
             moving += 1
             early += abs(first) >= abs(later)
             lines.append(f"{f} {first:+.0f}/{later:+.0f}")
     return [claim_row(claim, learner, m,
                  f"change 0->{d} / {d}->{top}: " + (", ".join(lines) or "none")
                  + f" ({early} of {moving} changing features change more by depth {d})",
-                 f"features whose change 0->{top} exceeds {z:g} SE; more than half of them",
+                 f"features whose change 0->{top} exceeds {k:g} SE; more than half of them",
                  bool(moving and early > moving / 2))]
 
 
@@ -349,30 +364,30 @@ def _ice_groups(claim: dict, t: Tables, match: dict) -> tuple[pd.DataFrame, list
     return est[est["conditions"].isin(hit)], rules
 
 
-def _slopes_per_row(ice: pd.DataFrame, lo: float, hi: float) -> pd.Series:
-    """Least-squares slope of each row's ICE curve over its grid values in [lo, hi]."""
-    inside = ice[(ice["x"] >= lo) & (ice["x"] <= hi)]
-    out = {}
-    for row, g in inside.groupby("row"):
-        x, v = g["x"].to_numpy(float), g["value"].to_numpy(float)
-        if len(np.unique(x)) >= 2:
-            xc = x - x.mean()
-            out[row] = float(xc @ (v - v.mean()) / (xc @ xc))
-    return pd.Series(out, dtype=float)
+def _ice_slopes(ice: pd.DataFrame, lo: float, hi: float) -> pd.Series:
+    """Least-squares slope of each row's ICE curve over its grid values in [lo, hi] (rows
+    with fewer than two such values left out)."""
+    return ls_slopes(ice.pivot_table(index="row", columns="x", values="value"), lo, hi)
+
+
+def _rows_few(n: int, what: str) -> str | None:
+    """Why ``n`` rows give no SE of ``what`` over the rows, or None."""
+    return None if n >= 2 else f"{what}: an SE over rows needs 2 rows; it has {n}"
 
 
 @claim_kind("pdp_slope", params={
     "feature": feature_name(), **MATCH, "range": items(number(), length=2),
-    "expect": choice(REQUIRED, ("positive", "negative", "zero")), **Z3, **PREMISE})
+    "expect": choice(REQUIRED, ("positive", "negative", "zero")), **K, **PREMISE})
 def pdp_slope(claim: dict, t: Tables) -> list[dict]:
     """The least-squares slope of the (cs-)PDP of ``feature`` over its grid values in
     ``range``, in every subgroup matching ``match`` (empty: the PDP's one group), as the mean
-    of the rows' ICE slopes with SE = sd / sqrt(rows): ``positive``: slope - z SE > 0;
-    ``negative``: slope + z SE < 0; ``zero``: |slope| <= z SE; verdict and power (margin + 2
-    half) per :class:`imlbench.metrics.claims.Check` over the subgroups. No matching subgroup
-    is exact; with ``premise``, subgroups that most bootstrap trees do not form give
-    ``inconclusive`` (:func:`_unsettled`)."""
-    z, expect = claim["z"], claim["expect"]
+    of the rows' ICE slopes, tested over the rows (:func:`imlbench.metrics.contrasts.compared`,
+    SE = sd / sqrt(rows)): ``positive``: slope - t(k) SE > 0; ``negative``: slope + t(k) SE <
+    0; ``zero``: |slope| <= t(k) SE; one joint :class:`imlbench.metrics.claims.Check` over the
+    subgroups. No matching subgroup is exact; with ``premise``, subgroups that most bootstrap
+    trees do not form give ``inconclusive`` (:func:`_unsettled`)."""
+    k, expect = claim["k"], claim["expect"]
+    compare = {"positive": "above", "negative": "below", "zero": "equal"}[expect]
     lo, hi = claim["range"]
     _, learner, m = _where(claim)
     ice, rules = _ice_groups(claim, t, claim["match"])
@@ -383,38 +398,38 @@ def pdp_slope(claim: dict, t: Tables) -> list[dict]:
     if ice.empty:
         return [claim_row(claim, learner, m, f"no subgroup matches {claim['match']} "
                           f"(subgroups: {'; '.join(rules)})", "", False)]
-    parts, slopes, ses = [], [], []
+    parts, checks, tolerance = [], [], ""
     for rule, g in ice.groupby("rule"):
-        s = _slopes_per_row(g, lo, hi)
-        if len(s) < 2:
-            return [_missing(claim, f"{rule}: an SE needs 2 rows with 2 grid values in "
-                                    f"[{lo:g}, {hi:g}]; it has {len(s)}")]
-        slope, se = float(s.mean()), float(s.std(ddof=1) / np.sqrt(len(s)))
-        slopes.append(slope)
-        ses.append(se)
-        parts.append(f"{rule} (n = {len(s)}): {slope:.4g} (SE {se:.3g})")
-    compare = {"positive": "above", "negative": "below", "zero": "equal"}[expect]
-    check = Check(np.array(slopes), z * np.array(ses), compare, 0.0)
-    rule = {"positive": f"slope - {z:g} SE > 0", "negative": f"slope + {z:g} SE < 0",
-            "zero": f"|slope| <= {z:g} SE"}[expect]
+        s = _ice_slopes(g, lo, hi)
+        if why := _rows_few(len(s), f"{rule}: ICE slopes with 2 grid values in [{lo:g}, {hi:g}]"):
+            return [_missing(claim, why)]
+        check, se, tolerance = compared(s, 0.0, k, 0.0, compare)
+        checks.append(check)
+        parts.append(f"{rule} (n = {len(s)}): {s.mean():.4g} (SE {se:.3g})")
     return [claim_row(claim, learner, m,
                       f"slope of the PDP of {claim['feature']} on [{lo:g}, {hi:g}]: "
                       + "; ".join(parts),
-                      f"{rule} in every matching subgroup; SE = sd of the rows' ICE slopes / "
-                      f"sqrt(rows)", check)]
+                      f"in every matching subgroup: {_over_rows(tolerance)}",
+                      Check.joint(checks))]
+
+
+def _over_rows(tolerance: str) -> str:
+    """The tolerance text of :func:`imlbench.metrics.contrasts.compared` with rows, not
+    repetitions, as its units."""
+    return tolerance.replace("sd over reps / sqrt(reps)", "sd over rows / sqrt(rows)")
 
 
 @claim_kind("pdp_level_gap", params={
     "feature": feature_name(), "reference": number(), "levels": items(number()),
     "expect": choice(REQUIRED, ("above", "equal")), "value": number(0.0),
-    "atol": number(0.0, minimum=0), **Z3})
+    "atol": number(0.0, minimum=0), **K})
 def pdp_level_gap(claim: dict, t: Tables) -> list[dict]:
     """PDP of a categorical ``feature`` (one group; ICE values per row and level code): per
-    level l of ``levels``, the rows' ICE at l minus at ``reference``, mean d_l and SE_l = sd /
-    sqrt(rows); ``above``: d_l - z SE_l > value for every l; ``equal``: |d_l - value| <= z SE_l
-    + atol for every l; verdict and power (margin + 2 half) per
-    :class:`imlbench.metrics.claims.Check` over the levels."""
-    z, expect, value, atol = claim["z"], claim["expect"], claim["value"], claim["atol"]
+    level l of ``levels``, the rows' ICE at l minus at ``reference``, tested over the rows
+    (:func:`imlbench.metrics.contrasts.compared`, SE_l = sd / sqrt(rows)): ``above``: d_l -
+    t(k) SE_l > value for every l; ``equal``: |d_l - value| <= t(k) SE_l + atol for every l;
+    one joint :class:`imlbench.metrics.claims.Check` over the levels."""
+    k, expect, value, atol = claim["k"], claim["expect"], claim["value"], claim["atol"]
     _, learner, m = _where(claim)
     ice, rules = _ice_groups(claim, t, {})
     if ice.empty:
@@ -426,39 +441,32 @@ def pdp_level_gap(claim: dict, t: Tables) -> list[dict]:
         return [_missing(claim, f"the ICE values of {claim['feature']} have no level "
                                 f"{', '.join(absent)} (they have "
                                 f"{', '.join(f'{v:g}' for v in wide.columns)})")]
-    parts, means, ses = [], [], []
+    parts, checks, tolerance = [], [], ""
     for level in claim["levels"]:
         d = (wide[level] - wide[claim["reference"]]).dropna()
-        mean, se = float(d.mean()), float(d.std(ddof=1) / np.sqrt(len(d)))
-        means.append(mean)
-        ses.append(se)
-        parts.append(f"{level:g}: {mean:.0f} (SE {se:.1f})")
-    check = Check(np.array(means), z * np.array(ses), expect, value,
-                  atol if expect == "equal" else 0.0, scale=value)
-    rule = (f"difference - {z:g} SE > {value:g}" if expect == "above"
-            else f"|difference - {value:g}| <= {z:g} SE + {atol:g}")
+        check, se, tolerance = compared(d, value, k, atol, expect)
+        checks.append(check)
+        parts.append(f"{level:g}: {d.mean():.0f} (SE {se:.1f})")
     return [claim_row(claim, learner, m,
                       f"PDP of {claim['feature']} at each level minus at level "
                       f"{claim['reference']:g}: " + "; ".join(parts) + f" ({len(wide)} rows)",
-                      f"{rule} for every level; SE = sd of the rows' ICE differences / "
-                      f"sqrt(rows)", check)]
+                      f"for every level: {_over_rows(tolerance)}", Check.joint(checks))]
 
 
 @claim_kind("pdp_group_level", params={
     "feature": feature_name(), **MATCH, "than_match": MATCH["match"],
-    "expect": choice(REQUIRED, ("below", "above")), **Z3, **PREMISE})
+    "expect": choice(REQUIRED, ("below", "above")), **K, **PREMISE})
 def pdp_group_level(claim: dict, t: Tables) -> list[dict]:
     """The mean level of the cs-PDP of ``feature`` in the subgroup matching ``match`` against
     that in the subgroup matching ``than_match``: per row the mean of its ICE values over the
-    subgroup's grid; d = mean over the first group's rows - mean over the second's, SE =
-    sqrt(s1^2 / n1 + s2^2 / n2) (different rows); ``below``: d + z SE < 0, ``above``: d - z SE
-    > 0; verdict and power (2 half) per :class:`imlbench.metrics.claims.Check`, scaled by the
-    second group's level. Not exactly one subgroup per ``match`` is exact; with ``premise``,
-    subgroups that most bootstrap trees do not form give ``inconclusive``
-    (:func:`_unsettled`)."""
-    z, expect = claim["z"], claim["expect"]
+    subgroup's grid; d = mean over the first group's rows - mean over the second's, the kit's
+    ``difference`` test (:func:`imlbench.metrics.contrasts.difference`: different rows, SE =
+    sqrt(SE_1^2 + SE_2^2)); ``below``: d + t(k) SE < 0, ``above``: d - t(k) SE > 0. Not
+    exactly one subgroup per ``match`` is exact; with ``premise``, subgroups that most
+    bootstrap trees do not form give ``inconclusive`` (:func:`_unsettled`)."""
+    k, expect = claim["k"], claim["expect"]
     _, learner, m = _where(claim)
-    groups = [_ice_groups(claim, t, claim[k]) for k in ("match", "than_match")]
+    groups = [_ice_groups(claim, t, claim[key]) for key in ("match", "than_match")]
     rules = groups[0][1]
     if not rules:
         return [_missing(claim)]
@@ -468,15 +476,16 @@ def pdp_group_level(claim: dict, t: Tables) -> list[dict]:
         return [claim_row(claim, learner, m,
                           f"not exactly one subgroup matches each of {claim['match']} and "
                           f"{claim['than_match']} (subgroups: {'; '.join(rules)})", "", False)]
-    levels = [g.groupby("row")["value"].mean() for g, _ in groups]
-    d = float(levels[0].mean() - levels[1].mean())
-    se = float(np.sqrt(sum(v.var(ddof=1) / len(v) for v in levels)))
-    check = Check(d, z * se, expect, 0.0, scale=float(levels[1].mean()))
     names = [g["rule"].iloc[0] for g, _ in groups]
+    levels = [Sample(g.groupby("row")["value"].mean(), f"mean cs-PDP level in {name}")
+              for (g, _), name in zip(groups, names, strict=True)]
+    for level, name in zip(levels, names, strict=True):
+        if why := _rows_few(len(level.values), f"the mean ICE values of {name}"):
+            return [_missing(claim, why)]
+    judged = difference(*levels, names[1], 0.0, k=k, compare=expect)
+    a, b = (v.values for v in levels)
     return [claim_row(claim, learner, m,
-                      f"mean cs-PDP level of {claim['feature']}: {levels[0].mean():.0f} in "
-                      f"{names[0]} (n = {len(levels[0])}) vs {levels[1].mean():.0f} in "
-                      f"{names[1]} (n = {len(levels[1])}); difference {d:.0f} (SE {se:.1f})",
-                      (f"difference + {z:g} SE < 0" if expect == "below"
-                       else f"difference - {z:g} SE > 0")
-                      + "; SE from the rows' mean ICE values of each subgroup", check)]
+                      f"mean cs-PDP level of {claim['feature']}: {a.mean():.0f} in "
+                      f"{names[0]} (n = {len(a)}) vs {b.mean():.0f} in {names[1]} "
+                      f"(n = {len(b)}); difference {judged.check.estimate:.0f}",
+                      _over_rows(judged.tolerance), judged.check)]

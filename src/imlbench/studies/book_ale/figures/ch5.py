@@ -22,20 +22,18 @@ from imlbench.figures import style as st
 from imlbench.figures.curves import TRUTH_STYLES
 from imlbench.figures.inputs import FigureInputs
 from imlbench.params import integer, items, text
-from imlbench.studies.book_ale.figures.ch6_surfaces import first_points
 
 if TYPE_CHECKING:
     import pandas as pd
     from matplotlib.axes import Axes
 
 ALE = st.METHODS["ale"].colour
-MOVED = "#d95f02"
-LIGHT = "0.93"
 
 
 def first_curve(est: pd.DataFrame, feature: str) -> tuple[np.ndarray, np.ndarray]:
     """The edges and centred values of the first repetition's ALE of ``feature``."""
-    curve = est[(est["feature"] == feature) & (est["rep"] == est["rep"].min())].sort_values("x")
+    est = FigureInputs.first_rep(est)
+    curve = est[est["feature"] == feature].sort_values("x")
     return curve["x"].to_numpy(float), curve["value"].to_numpy(float)
 
 
@@ -65,23 +63,24 @@ def ale_intuition(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Path
     edges, _ = first_curve(inputs.estimates("ale"), features[0])
     if not 1 <= interval < len(edges):
         raise ValueError(f"interval {interval} is not among the {len(edges) - 1} intervals")
-    rows = first_points(inputs, features)
+    rows = inputs.first_data(inputs.scenarios[0])
     x, z = rows[features[0]].to_numpy(float), rows[features[1]].to_numpy(float)
     inside = interval_of(x, edges) == interval
     lo, hi = edges[interval - 1], edges[interval]
 
     fig, style = st.new_figure(spec, rows=1, width=7.5, panel_height=4.0)
     ax = fig.subplots()
-    ax.axvspan(lo, hi, color=LIGHT, zorder=0)
+    ax.axvspan(lo, hi, color=st.BOOK["cells"], zorder=0)
     _edge_labels(ax, edges)
     ax.scatter(x[~inside], z[~inside], s=18, color="0.55", zorder=2)
     ax.scatter(x[inside], z[inside], s=26, color=ALE, zorder=3)
     for xi, zi in zip(x[inside], z[inside], strict=True):
         for target in (lo, hi):
             ax.annotate("", xy=(target, zi), xytext=(xi, zi), zorder=2,
-                        arrowprops={"arrowstyle": "->", "color": MOVED, "linewidth": 0.9,
-                                    "shrinkA": 3, "shrinkB": 2})
-        ax.scatter([lo, hi], [zi, zi], s=26, facecolors="white", edgecolors=MOVED, zorder=3)
+                        arrowprops={"arrowstyle": "->", "color": st.BOOK["moved"],
+                                    "linewidth": 0.9, "shrinkA": 3, "shrinkB": 2})
+        ax.scatter([lo, hi], [zi, zi], s=26, facecolors="white", edgecolors=st.BOOK["moved"],
+                   zorder=3)
     ax.set_xlabel(features[0])
     ax.set_ylabel(features[1])
     ax.set_title(f"interval {interval} = ]z{interval - 1}, z{interval}]: "
@@ -90,9 +89,9 @@ def ale_intuition(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Path
         Line2D([], [], marker="o", color="0.55", linestyle="none", label="row"),
         Line2D([], [], marker="o", color=ALE, linestyle="none",
                label=f"row in interval {interval}"),
-        Line2D([], [], marker="o", markerfacecolor="white", markeredgecolor=MOVED,
-               color=MOVED, label="the row moved to an edge (other features kept)"),
-        Patch(color=LIGHT, label=f"interval {interval}"),
+        Line2D([], [], marker="o", markerfacecolor="white", markeredgecolor=st.BOOK["moved"],
+               color=st.BOOK["moved"], label="the row moved to an edge (other features kept)"),
+        Patch(color=st.BOOK["cells"], label=f"interval {interval}"),
     ], ncols=2)
     st.save(fig, style, out_png, out_pdf)
 
@@ -109,12 +108,10 @@ def ale_construction(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: P
     edges, centred = first_curve(inputs.estimates("ale"), feature)
     jumps = np.diff(centred)
     uncentred = centred - centred[0]
-    rows = first_points(inputs, [feature])[feature].to_numpy(float)
+    rows = inputs.first_data(inputs.scenarios[0])[feature].to_numpy(float)
     counts = np.bincount(interval_of(rows, edges), minlength=len(edges))[1:]
-    truth = inputs.truth("effects")
-    truth = truth[(truth["estimand"] == "ale") & (truth["feature"] == feature)
-                  & (truth["row"] < 0)].sort_values("x")
-    tx, tv = truth["x"].to_numpy(float), truth["value"].to_numpy(float)
+    truth = inputs.truth_curve(inputs.scenarios[0], feature, "ale")
+    tx, tv = truth.index.to_numpy(float), truth.to_numpy(float)
     tv = tv - np.interp(rows, tx, tv).mean()
 
     fig, style = st.new_figure(spec, rows=1, width=12.0, panel_height=3.4)
@@ -175,12 +172,12 @@ def second_order_cells(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf:
     from matplotlib.patches import Patch, Rectangle
 
     est = inputs.estimates("ale2")
-    first = est[est["rep"] == est["rep"].min()]
+    first = inputs.first_rep(est)
     ex, ez = _thinned(np.unique(first["x"]), thin), _thinned(np.unique(first["z"]), thin)
     k, m = cell
     if not (1 <= k < len(ex) and 1 <= m < len(ez)):
         raise ValueError(f"cell {cell} is outside the {len(ex) - 1} x {len(ez) - 1} grid")
-    rows = first_points(inputs, features)
+    rows = inputs.first_data(inputs.scenarios[0])
     x, z = rows[features[0]].to_numpy(float), rows[features[1]].to_numpy(float)
     inside = (interval_of(x, ex) == k) & (interval_of(z, ez) == m)
     corners = {"a": (ex[k - 1], ez[m]), "b": (ex[k], ez[m]),
@@ -189,7 +186,8 @@ def second_order_cells(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf:
     fig, style = st.new_figure(spec, rows=1, width=7.5, panel_height=4.6)
     ax = fig.subplots()
     ax.grid(False)
-    ax.add_patch(Rectangle((ex[0], ez[0]), ex[k] - ex[0], ez[m] - ez[0], color=LIGHT, zorder=0))
+    ax.add_patch(Rectangle((ex[0], ez[0]), ex[k] - ex[0], ez[m] - ez[0], color=st.BOOK["cells"],
+                           zorder=0))
     ax.add_patch(Rectangle((ex[k - 1], ez[m - 1]), ex[k] - ex[k - 1], ez[m] - ez[m - 1],
                            color=ALE, alpha=0.25, zorder=1))
     for e in ex:
@@ -204,10 +202,11 @@ def second_order_cells(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf:
         pts = np.column_stack([x[inside], z[inside]])
         px, pz = pts[np.argmin((((pts - centre) / scale) ** 2).sum(axis=1))]
         for cx, cz in corners.values():
-            ax.plot([px, cx], [pz, cz], color=MOVED, linewidth=0.9, linestyle="--", zorder=3)
-        ax.scatter([px], [pz], s=40, color=MOVED, zorder=4)
-        ax.annotate("x", (px, pz), xytext=(5, 4), textcoords="offset points", color=MOVED,
-                    fontweight="bold")
+            ax.plot([px, cx], [pz, cz], color=st.BOOK["moved"], linewidth=0.9, linestyle="--",
+                    zorder=3)
+        ax.scatter([px], [pz], s=40, color=st.BOOK["moved"], zorder=4)
+        ax.annotate("x", (px, pz), xytext=(5, 4), textcoords="offset points",
+                    color=st.BOOK["moved"], fontweight="bold")
     for name, (cx, cz) in corners.items():
         ax.scatter([cx], [cz], s=30, facecolors="white", edgecolors="black", zorder=4)
         ax.annotate(name, (cx, cz), xytext=(4 if name in "bd" else -10, 4 if name in "ab" else -12),
@@ -224,8 +223,8 @@ def second_order_cells(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf:
         Line2D([], [], marker="o", color="0.45", linestyle="none",
                label="row (first data set)"),
         Patch(color=ALE, alpha=0.25, label=f"cell N({k}, {m})"),
-        Line2D([], [], marker="o", color=MOVED, linestyle="--",
+        Line2D([], [], marker="o", color=st.BOOK["moved"], linestyle="--",
                label="a row x of the cell, moved to the corners"),
-        Patch(color=LIGHT, label="cells accumulated up to corner b"),
+        Patch(color=st.BOOK["cells"], label="cells accumulated up to corner b"),
     ], ncols=2)
     st.save(fig, style, out_png, out_pdf)

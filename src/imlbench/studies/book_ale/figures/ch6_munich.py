@@ -1,12 +1,12 @@
-"""Book ch. 6, Figs. 6.19-6.22: the Munich rent example on its substitute (Ames houses).
+"""Book ch. 6, Figs. 6.20-6.22: the Munich rent example on its substitute (Ames houses); the
+correlation matrix of Fig. 6.19 is the layer's ``correlation_matrix``.
 
-Fig. 6.19: the correlation matrix of a scenario's columns. Figs. 6.20-6.22: PDP, ALE and ICE
-of living area for a forest of area and rooms. The PDP and ICE are on an equidistant grid,
-the ALE at quantile edges; to compare them every curve is centred to mean 0 over the houses
-(its value interpolated at each house's area, averaged), and ICE curves are shifted by their
-repetition's PDP constant so that the PDP stays their mean. The rooms are the forest's only
-other feature, so houses with the same rooms share one ICE curve: one curve per room count
-is drawn, coloured by it.
+PDP, ALE and ICE of living area for a forest of area and rooms. The PDP and ICE are on an
+equidistant grid, the ALE at quantile edges; to compare them every curve is centred to mean 0
+over the houses (its value interpolated at each house's area, averaged), and ICE curves are
+shifted by their repetition's PDP constant so that the PDP stays their mean. The rooms are the
+forest's only other feature, so houses with the same rooms share one ICE curve: one curve per
+room count is drawn, coloured by it.
 """
 
 from __future__ import annotations
@@ -20,8 +20,7 @@ from imlbench.curves import on_common_grid, rep_curves
 from imlbench.figures import figure
 from imlbench.figures import style as st
 from imlbench.figures.inputs import FigureInputs
-from imlbench.params import flag, items, number, table, text
-from imlbench.studies.book_ale.figures.ch7_intervals import first_rows
+from imlbench.params import flag, items, number, text
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -29,47 +28,6 @@ if TYPE_CHECKING:
 
 PDP = st.METHODS["pdp"].colour
 ALE = st.METHODS["ale"].colour
-#: the map of the ICE curves by group
-GROUP_CMAP = "plasma"
-
-
-@figure("book_ale.correlation_matrix", tables=("data",), params={
-    "columns": items(text(), default=None, nullable=True),
-    "rename": table(value=text(), default={}),
-    "highlight": items(text(), default=None, length=2, nullable=True),
-})
-def correlation_matrix(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Path, *,
-                       columns: list[str] | None, rename: dict, highlight: list[str] | None
-                       ) -> None:
-    """Pearson correlations of the first data set's columns (all but rep and split unless
-    ``columns`` lists them), as a heatmap with the numbers; ``highlight`` frames one pair."""
-    from matplotlib.patches import Rectangle
-
-    data = first_rows(inputs.data(), inputs.scenarios[0]).reset_index(drop=True)
-    columns = columns or [c for c in data.columns if c not in ("rep", "split", "scenario")]
-    corr = data[columns].corr().to_numpy()
-    labels = [rename.get(c, c) for c in columns]
-    n = len(columns)
-
-    fig, style = st.new_figure(spec, rows=1, width=7.0, panel_height=4.6)
-    ax = fig.subplots()
-    ax.grid(False)
-    image = ax.imshow(corr, cmap="RdBu_r", vmin=-1, vmax=1)
-    for i in range(n):
-        for j in range(n):
-            ax.text(j, i, f"{corr[i, j]:.2f}", ha="center", va="center",
-                    color="white" if abs(corr[i, j]) > 0.6 else "black")
-    if highlight:
-        i, j = columns.index(highlight[0]), columns.index(highlight[1])
-        for a, b in ((i, j), (j, i)):
-            ax.add_patch(Rectangle((b - 0.5, a - 0.5), 1, 1, fill=False, linewidth=2,
-                                   edgecolor="black"))
-        ax.set_title(f"r({labels[i]}, {labels[j]}) = {corr[i, j]:.2f}, "
-                     f"{len(data):,} rows")
-    ax.set_xticks(range(n), labels, rotation=30, ha="right")
-    ax.set_yticks(range(n), labels)
-    fig.colorbar(image, ax=ax, shrink=0.8, label="Pearson correlation")
-    st.save(fig, style, out_png, out_pdf)
 
 
 def _centred(curves: pd.DataFrame, at: np.ndarray) -> pd.DataFrame:
@@ -111,14 +69,14 @@ def area_effects(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Path,
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
 
-    rows = first_rows(inputs.data(), inputs.scenarios[0]).reset_index(drop=True)
+    rows = inputs.first_data(inputs.scenarios[0]).reset_index(drop=True)
     at = rows[feature].to_numpy(float)
     pdp = inputs.estimates("pdp")
     pdp = _centred(on_common_grid(rep_curves(pdp[pdp["feature"] == feature])), at)
     ale_est = inputs.estimates("ale")
     ale_est = ale_est[ale_est["feature"] == feature]
     ale = _centred(on_common_grid(rep_curves(ale_est)), at)
-    first = ale_est[ale_est["rep"] == ale_est["rep"].min()]
+    first = inputs.first_rep(ale_est)
     edges = np.sort(first["x"].to_numpy(float))
     last = edges[-2]
     in_last = int((at >= last).sum())
@@ -170,7 +128,7 @@ def _draw_ice(ax: Axes, inputs: FigureInputs, rows: pd.DataFrame, feature: str, 
     from matplotlib.lines import Line2D
 
     est = inputs.estimates("ice")
-    est = est[(est["feature"] == feature) & (est["rep"] == est["rep"].min())]
+    est = inputs.first_rep(est[est["feature"] == feature])
     curves = est.pivot_table(index="row", columns="x", values="value")
     codes = rows[group].to_numpy()[curves.index.to_numpy()]
     by_level = curves.groupby(codes).mean()
@@ -183,7 +141,7 @@ def _draw_ice(ax: Axes, inputs: FigureInputs, rows: pd.DataFrame, feature: str, 
     by_level = by_level.sub(shift, axis=1)
     names = [(levels[int(c)] if levels and int(c) < len(levels) else f"{c:g}")
              + f" ({int((codes == c).sum())})" for c in by_level.index]
-    colours = [mpl.colormaps[GROUP_CMAP](0.9 * i / max(1, len(by_level) - 1))
+    colours = [mpl.colormaps[st.BOOK["groups_map"]](0.9 * i / max(1, len(by_level) - 1))
                for i in range(len(by_level))]
     x = by_level.columns.to_numpy(float)
     for colour, (_, curve) in zip(colours, by_level.iterrows(), strict=True):

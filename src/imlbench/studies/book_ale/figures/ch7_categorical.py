@@ -54,7 +54,7 @@ def categorical_bars(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: P
     n_reps = 0
     for i, (ax, (scenario, method)) in enumerate(zip(axes, panels, strict=True)):
         mine = est[(est["scenario"] == scenario) & (est["method"] == method)]
-        first = mine[mine["rep"] == mine["rep"].min()]
+        first = inputs.first_rep(mine)
         order = first["x"].to_numpy(float)
         mean = mine.groupby("x")["value"].mean().reindex(order)
         n_reps = max(n_reps, mine["rep"].nunique())

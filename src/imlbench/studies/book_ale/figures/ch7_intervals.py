@@ -1,19 +1,15 @@
 """Ch. 7 of the LMU book: the number K of ALE intervals on smooth, shaky and spiky functions.
 
 ``book_ale.scatter``: the data of a scenario's first repetition (Figs. 7.1, 7.7).
-``book_ale.k_panels``: one panel per ALE method (K) and scenario, the estimates against the
-true ALE (Figs. 7.2-7.4, 7.8, 7.9, 7.11, 7.14, 7.15).
 ``book_ale.envelope`` and ``book_ale.envelope_width``: the range of the estimates over the data
-sets (Figs. 7.5, 7.6). ``book_ale.k_error``: the error of ALE against K (beyond the book).
+sets (Figs. 7.5, 7.6). ``book_ale.k_error``: the error of ALE against K (beyond the book). The
+estimates against the true ALE, one panel per K (Figs. 7.2-7.4, 7.8, 7.9, 7.11, 7.14, 7.15),
+are the layer's ``rep_curve_grid``.
 
 Anchoring: an ALE is defined up to a constant. Every curve of a panel (each repetition's
 estimate and the truth) is centred at its mean over one span: the x range that every
 repetition covers, within the truth's grid. The means are integrals of the piecewise-linear
 curves (not means over their points), so curves with different edges are centred alike.
-The estimates are drawn at their own interval edges (the curve is linear between them).
-
-The shared helpers here (:func:`rep_lines`, :func:`centred_reps`, :func:`step_function`,
-:func:`k_of`) are also used by :mod:`.ch7_steps`.
 """
 
 from __future__ import annotations
@@ -24,33 +20,19 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from imlbench.curves import mean_band
 from imlbench.figures import figure
 from imlbench.figures import style as st
+from imlbench.figures.curve_grid import intervals
 from imlbench.figures.inputs import FigureInputs
 from imlbench.params import choice, feature_name, flag, integer, items, number, table, text
 
 if TYPE_CHECKING:
     import pandas as pd
-    from matplotlib.artist import Artist
-    from matplotlib.axes import Axes
 
 ALE_COLOUR = st.METHODS["ale"].colour
-#: the first data set, where it is drawn besides the mean (the book shows one data set)
-FIRST_COLOUR = "#b2182b"
 #: the true ALE: the house blue, solid (dotted or dashed lines break up on shaky curves)
 TRUTH_LINE = {"color": st.TRUTH, "linestyle": "-", "linewidth": 1.3, "alpha": 0.9, "zorder": 6}
-#: the true ALE at its grid points only (a grid too coarse for the curve: no line between)
-TRUTH_POINTS = {"color": st.TRUTH, "linestyle": "none", "marker": "o", "markersize": 3.0,
-                "zorder": 6}
-#: what k_panels draws of the estimates
-CURVES = ("reps", "mean", "first")
-#: the mean curve is evaluated at the union of the edges unless they are more than this
-MEAN_POINTS = 20000
-
 LIMITS = items(number(), length=2, default=None, nullable=True)
-#: a step function: [from, to, value] segments (value on [from, to], 0 elsewhere)
-STEPS = items(items(number(), length=3))
 
 
 # --- shared helpers ------------------------------------------------------------------------
@@ -63,13 +45,6 @@ def rep_lines(est: pd.DataFrame) -> dict[int, tuple[np.ndarray, np.ndarray]]:
         curve = g.groupby("x")["value"].mean()
         out[int(rep)] = (curve.index.to_numpy(float), curve.to_numpy(float))
     return out
-
-
-def k_of(est: pd.DataFrame) -> int:
-    """The number of intervals of an ALE estimate: its distinct edges less one (the most
-    common over repetitions; tied quantiles collapse)."""
-    counts = est.groupby("rep")["x"].nunique() - 1
-    return int(counts.mode().max())
 
 
 def integral_mean(x: np.ndarray, y: np.ndarray, lo: float, hi: float) -> float:
@@ -97,20 +72,6 @@ def centred_reps(lines: Mapping[int, tuple[np.ndarray, np.ndarray]],
     return {r: (x, y - integral_mean(x, y, *span)) for r, (x, y) in lines.items()}
 
 
-def mean_curve(lines: Mapping[int, tuple[np.ndarray, np.ndarray]],
-               span: tuple[float, float]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """x, the mean over the curves and its standard error, on ``span`` (at the union of
-    their edges there, so the mean keeps every kink)."""
-    import pandas as pd
-
-    at = np.unique(np.concatenate([[span[0], span[1]], *[
-        x[(x > span[0]) & (x < span[1])] for x, _ in lines.values()]]))
-    if len(at) > MEAN_POINTS:
-        at = np.linspace(span[0], span[1], MEAN_POINTS)
-    values = pd.DataFrame([np.interp(at, x, y) for x, y in lines.values()], columns=at)
-    return mean_band(values)
-
-
 def truth_line(truth: pd.DataFrame, scenario: str, feature: str) -> tuple[np.ndarray,
                                                                            np.ndarray] | None:
     """The closed-form ALE curve (x, value) of ``feature`` in ``scenario``; None without one."""
@@ -120,55 +81,6 @@ def truth_line(truth: pd.DataFrame, scenario: str, feature: str) -> tuple[np.nda
         return None
     curve = sel.groupby("x")["value"].mean()
     return curve.index.to_numpy(float), curve.to_numpy(float)
-
-
-def step_function(steps: Sequence[Sequence[float]], lo: float, hi: float,
-                  span: tuple[float, float]) -> tuple[np.ndarray, np.ndarray]:
-    """The step function of ``steps`` ([from, to, value]: value on [from, to], summed where
-    they overlap, 0 elsewhere) drawn on [lo, hi] with vertical jumps, less its exact mean over
-    ``span``."""
-    def value(at: float) -> float:
-        return sum(v for a, b, v in steps if a <= at <= b)
-
-    cuts = sorted({c for a, b, _ in steps for c in (a, b) if lo < c < hi})
-    bounds = [lo, *cuts, hi]
-    pieces = [(a, b, value((a + b) / 2)) for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
-    width = span[1] - span[0]
-    mean = sum(v * max(0.0, min(b, span[1]) - max(a, span[0])) for a, b, v in pieces) / width
-    x = np.array([c for a, b, _ in pieces for c in (a, b)])
-    y = np.array([v for _, _, v in pieces for _ in (0, 1)]) - mean
-    return x, y
-
-
-def fit_y(ax: Axes, xlim: Sequence[float], pad: float = 0.06) -> None:
-    """Y limits that fit the panel's lines within ``xlim``."""
-    ys = []
-    for line in ax.get_lines():
-        x, y = np.asarray(line.get_xdata(), float), np.asarray(line.get_ydata(), float)
-        if len(x) != len(y) or len(x) < 2:
-            continue
-        inside = (x >= xlim[0]) & (x <= xlim[1])
-        # the curve where it crosses the window's edges
-        ys += [*y[inside], *np.interp(list(xlim), x, y, left=np.nan, right=np.nan)]
-    ys = np.asarray(ys, float)
-    ys = ys[np.isfinite(ys)]
-    if len(ys):
-        lo, hi = float(ys.min()), float(ys.max())
-        margin = pad * (hi - lo) if hi > lo else 1.0
-        ax.set_ylim(lo - margin, hi + margin)
-
-
-def legend_columns(handles: Sequence[Artist], width: float) -> int:
-    """Legend columns that fit a figure ``width`` inches wide (about 3.3 inches each)."""
-    return max(1, min(len(handles), int(width // 3.3)))
-
-
-def first_rows(data: pd.DataFrame, scenario: str) -> pd.DataFrame:
-    """The training rows of the first repetition of ``scenario``."""
-    rows = data[data["scenario"] == scenario]
-    if "split" in rows:
-        rows = rows[rows["split"] == "train"]
-    return rows[rows["rep"] == rows["rep"].min()]
 
 
 # --- scatter (Figs. 7.1, 7.7) --------------------------------------------------------------
@@ -195,7 +107,7 @@ def scatter(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Path, *, x
                                panel_height=4.2)
     axes = fig.subplots(len(scenarios), ncols, squeeze=False)
     for i, scenario in enumerate(scenarios):
-        rows = first_rows(data, scenario)
+        rows = inputs.first_data(scenario)
         ax = axes[i, 0]
         ax.scatter(rows[x], rows[y], s=12, color="0.2", alpha=0.7, linewidths=0)
         if band is not None:
@@ -215,139 +127,6 @@ def scatter(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Path, *, x
     if band is not None:
         st.legend_below(fig, [Line2D([], [], color=st.TRUTH, linestyle="--",
                                      label=f"{y} = {x} ± {st.fmt(band)}")], ncols=1)
-    st.save(fig, style, out_png, out_pdf)
-
-
-# --- K panels (Figs. 7.2-7.4, 7.8, 7.9, 7.11, 7.14, 7.15) -----------------------------------
-
-
-def _panel(ax: Axes, lines: dict, truth: tuple[np.ndarray, np.ndarray] | None,
-           steps: Sequence[Sequence[float]] | None, curves: Sequence[str],
-           truth_points: bool) -> None:
-    """The estimates of one method in one scenario and the truth (a curve of the truth table,
-    as a line or, with ``truth_points``, its grid points; or the step function ``steps``),
-    all centred over the common span."""
-    limit = (float(truth[0][0]), float(truth[0][-1])) if truth is not None else None
-    span = common_span(lines, limit)
-    centred = centred_reps(lines, span)
-    if "reps" in curves and len(centred) > 1:
-        for x, y in centred.values():
-            ax.plot(x, y, color=st.ICE_GREY, linewidth=0.6, alpha=0.35)
-    if "mean" in curves:
-        x, mean, se = mean_curve(centred, common_span(lines))
-        ax.plot(x, mean, color=ALE_COLOUR, linewidth=2.2, alpha=0.9, zorder=4)
-        if len(centred) > 1:
-            ax.fill_between(x, mean - 2 * se, mean + 2 * se, color=ALE_COLOUR, alpha=0.18,
-                            linewidth=0, zorder=3)
-    if "first" in curves:
-        x, y = centred[min(centred)]
-        colour = FIRST_COLOUR if "mean" in curves else ALE_COLOUR
-        ax.plot(x, y, color=colour, linewidth=1.6, marker="o", markersize=2.0, zorder=5)
-    if steps is not None:
-        lo = min(float(x[0]) for x, _ in lines.values())
-        hi = max(float(x[-1]) for x, _ in lines.values())
-        ax.plot(*step_function(steps, lo, hi, span), **TRUTH_LINE)
-    elif truth is not None:
-        x, y = truth
-        ax.plot(x, y - integral_mean(x, y, *span), **(TRUTH_POINTS if truth_points
-                                                      else TRUTH_LINE))
-
-
-def _handles(curves: Sequence[str], n_reps: int, truth_label: str | None,
-             truth_points: bool = False) -> list[Artist]:
-    from matplotlib.lines import Line2D
-    from matplotlib.patches import Patch
-
-    handles: list[Artist] = []
-    if "reps" in curves and n_reps > 1:
-        handles.append(Line2D([], [], color=st.ICE_GREY, linewidth=0.8,
-                              label=f"estimate, each of {n_reps} data sets"))
-    if "mean" in curves:
-        handles.append(Line2D([], [], color=ALE_COLOUR, linewidth=2.2,
-                              label=f"mean over {n_reps} data sets"))
-        if n_reps > 1:
-            handles.append(Patch(color=ALE_COLOUR, alpha=0.18, label="± 2 SE"))
-    if "first" in curves:
-        colour = FIRST_COLOUR if "mean" in curves else ALE_COLOUR
-        handles.append(Line2D([], [], color=colour, linewidth=1.6, marker="o", markersize=2.5,
-                              label="first data set (dots: its edges)"))
-    if truth_label:
-        look = TRUTH_POINTS if truth_points else TRUTH_LINE
-        handles.append(Line2D([], [], **{k: v for k, v in look.items() if k != "zorder"},
-                              label=truth_label))
-    return handles
-
-
-@figure("book_ale.k_panels", methods=("ale",), truths=("effects",), params={
-    "feature": feature_name("x1"),
-    "curves": items(choice("reps", CURVES), default=["reps", "mean"]),
-    "labels": items(text(), default=None, nullable=True),
-    "names": table(value=text(), default=None, nullable=True),
-    "xlim": LIMITS,
-    "ylim": LIMITS,
-    "zoom": table({"xlim": items(number(), length=2), "ylim": items(number(), length=2)},
-                  default=None, nullable=True),
-    "ncols": integer(None, minimum=1, nullable=True),
-    "truth": choice("table", ("table", "steps", "none")),
-    "steps": table(value=STEPS, default=None, nullable=True),
-    "truth_points": flag(False),
-})
-def k_panels(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Path, *, feature: str,
-             curves: list[str], labels: list[str] | None, names: dict | None,
-             xlim: list[float] | None, ylim: list[float] | None, zoom: dict | None,
-             ncols: int | None, truth: str, steps: dict | None, truth_points: bool) -> None:
-    """One panel per scenario and method of role ``ale`` (methods in the role's order; one
-    row per scenario when there are several, else rows of ``ncols``), titled "K = <K>" (the
-    estimate's edges less one) or by ``labels`` (one per method). ``curves``: each
-    repetition (grey), their mean (green, ± 2 SE), the first repetition. ``truth``: the
-    closed-form ALE of the truth table, the step function of ``steps`` (per scenario:
-    [from, to, value] segments; scenarios without are drawn without truth), or none.
-    ``xlim``/``ylim`` limit every panel (y fitted to the curves within ``xlim`` when only it
-    is given); ``zoom`` adds a zoomed copy of each panel after the full ones;
-    ``truth_points``: the table's truth as dots at its grid points (a grid too coarse for
-    the curve)."""
-    est = inputs.estimates("ale")
-    est = est[est["feature"] == feature]
-    true = inputs.truth("effects") if truth == "table" else None
-    methods = [m for m in inputs.roles["ale"] if m in set(est["method"])]
-    scenarios = [s for s in inputs.scenarios if s in set(est["scenario"])]
-    if labels is not None and len(labels) != len(methods):
-        raise ValueError(f"labels: {len(labels)} given for {len(methods)} methods")
-    views = [(xlim, ylim)] + ([(zoom.get("xlim"), zoom.get("ylim"))] if zoom else [])
-    panels = [(s, m, v) for s in scenarios for v in views for m in methods]
-    if ncols is None:
-        ncols = len(methods) if len(scenarios) > 1 or len(methods) <= 4 else -(-len(methods) // 2)
-    fig, style = st.new_figure(spec, rows=st.panel_rows(len(panels), ncols),
-                               width=min(16.0, 3.6 * ncols + 0.8), panel_height=3.0)
-    axes = st.panel_grid(fig, len(panels), ncols)
-    n_reps, drawn = 0, False
-    for ax, (scenario, method, (vx, vy)) in zip(axes, panels, strict=True):
-        mine = est[(est["scenario"] == scenario) & (est["method"] == method)]
-        lines = rep_lines(mine)
-        n_reps = max(n_reps, len(lines))
-        line = truth_line(true, scenario, feature) if true is not None else None
-        step = (steps or {}).get(scenario) if truth == "steps" else None
-        _panel(ax, lines, line, step, curves, truth_points)
-        drawn |= line is not None or step is not None
-        label = labels[methods.index(method)] if labels else f"K = {k_of(mine)}"
-        title = f"{(names or {}).get(scenario, scenario)}: {label}" if len(scenarios) > 1 \
-            else label
-        ax.set_title(title + (" (zoomed)" if zoom and (vx, vy) == views[-1] else ""))
-        ax.set_xlabel(feature)
-        if vx is not None:
-            ax.set_xlim(*vx)
-        if vy is not None:
-            ax.set_ylim(*vy)
-        elif vx is not None:
-            fit_y(ax, vx)
-    fig.supylabel(f"ALE of {feature} (centred)")
-    truth_label = None
-    if drawn:
-        truth_label = ("theoretical ALE" + (" at its grid points" if truth_points else "")
-                       if truth == "table" else "true ALE (of the step function)")
-        truth_label += ", centred alike"
-    handles = _handles(curves, n_reps, truth_label, truth_points and truth == "table")
-    st.legend_below(fig, handles, ncols=legend_columns(handles, style["width"]))
     st.save(fig, style, out_png, out_pdf)
 
 
@@ -403,7 +182,7 @@ def envelope_figure(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Pa
     for ax, scenario in zip(axes, scenarios, strict=True):
         mine = est[est["scenario"] == scenario]
         lines = rep_lines(mine)
-        n_reps, k = len(lines), k_of(mine)
+        n_reps, k = len(lines), intervals(mine)
         line = truth_line(true, scenario, feature)
         at, low, high, span = envelope(lines, line, grid)
         ax.fill_between(at, low, high, color=ALE_COLOUR, alpha=0.2, linewidth=0)
@@ -465,7 +244,7 @@ def envelope_width(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Pat
             lines = rep_lines(mine)
             n_reps = len(lines)
             at, low, high, _ = envelope(lines, line, grid)
-            label = labels[i] if labels else f"K = {k_of(mine)}"
+            label = labels[i] if labels else f"K = {intervals(mine)}"
             ax.plot(at, high - low, color=cmap(0.85 * i / max(1, len(methods) - 1)),
                     linewidth=1.8, label=label)
         ax.set_title(f"{scenario}: {n_reps} data sets")

@@ -21,18 +21,16 @@ import numpy as np
 
 from imlbench.figures import figure
 from imlbench.figures import style as st
+from imlbench.figures.curve_grid import intervals
 from imlbench.figures.inputs import FigureInputs
 from imlbench.params import feature_name, flag, items, number, text
-from imlbench.studies.book_ale.figures.ch7_intervals import ALE_COLOUR, first_rows, k_of
+from imlbench.studies.book_ale.figures.ch7_intervals import ALE_COLOUR
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
 REGIONS = items(items(number(), length=5), default=[])
 SQUARE = items(number(), length=2, default=[0.0, 10.0])
-REGION_CMAP = "YlOrBr"
-#: the rows by band of x2 (below, inside, above)
-BAND_COLOURS = ("#1b9e77", "#d95f02", "#7570b3")
 
 
 def region_colour(value: float, levels: Sequence[float]) -> tuple:
@@ -41,7 +39,7 @@ def region_colour(value: float, levels: Sequence[float]) -> tuple:
     from matplotlib.colors import Normalize
 
     norm = Normalize(min(levels), max(levels) + 0.25 * (max(levels) - min(levels) or 1.0))
-    return matplotlib.colormaps[REGION_CMAP](norm(value))
+    return matplotlib.colormaps[st.BOOK["regions_map"]](norm(value))
 
 
 def draw_regions(ax: Axes, regions: Sequence[Sequence[float]], background: float,
@@ -81,8 +79,7 @@ def draw_regions(ax: Axes, regions: Sequence[Sequence[float]], background: float
 
 def first_edges(est) -> np.ndarray:
     """The interval edges (sorted x) of the first repetition of one method's estimate."""
-    first = est[est["rep"] == est["rep"].min()]
-    return np.unique(first["x"].to_numpy(float))
+    return np.unique(FigureInputs.first_rep(est)["x"].to_numpy(float))
 
 
 @figure("book_ale.step_sketch", methods=("edges",), tables=("data",), params={
@@ -105,11 +102,10 @@ def step_sketch(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Path, 
     set, over ``window`` (default: the square). Without, the role is not read."""
     from matplotlib.lines import Line2D
 
-    data = inputs.data()
     methods = inputs.roles["edges"] if strips else []
     est = inputs.estimates("edges") if methods else None
     scenario = inputs.scenarios[0]
-    rows = first_rows(data, scenario)
+    rows = inputs.first_data(scenario)
     if labels is not None and len(labels) != len(methods):
         raise ValueError(f"labels: {len(labels)} given for {len(methods)} methods")
     n_strips = len(methods)
@@ -139,7 +135,7 @@ def step_sketch(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Path, 
         strip.set_ylim(0, 1)
         strip.set_yticks([])
         strip.grid(False)
-        strip.set_title(labels[i] if labels else f"K = {k_of(mine)}: interval edges",
+        strip.set_title(labels[i] if labels else f"K = {intervals(mine)}: interval edges",
                         loc="left")
         strip.set_xlabel(x if i == n_strips - 1 else "")
     if n_strips:
@@ -176,12 +172,12 @@ def step_points(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Path, 
     est = inputs.estimates("ale")
     est = est[est["feature"] == x]
     scenario = inputs.scenarios[0]
-    rows = first_rows(inputs.data(), scenario)
-    mine = est[(est["scenario"] == scenario) & (est["rep"] == est["rep"].min())]
+    rows = inputs.first_data(scenario)
+    mine = inputs.first_rep(est[est["scenario"] == scenario])
     curve = mine.groupby("x")["value"].mean()
     edges = curve.index.to_numpy(float)
     values = curve.to_numpy(float)
-    k = k_of(est[est["scenario"] == scenario])
+    k = intervals(est[est["scenario"] == scenario])
     index = interval_index(rows[x].to_numpy(float), edges)
     fig, style = st.new_figure(spec, rows=1.6, width=4.6 * len(steps) + 0.6, panel_height=3.0)
     axes = st.panel_grid(fig, len(steps), len(steps))
@@ -199,7 +195,7 @@ def step_points(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Path, 
         ax.scatter(rows.loc[index != j, x], rows.loc[index != j, y], s=10, color="0.6",
                    linewidths=0, zorder=3)
         band = np.digitize(inside[y].to_numpy(float), bands)
-        for level, colour in enumerate(BAND_COLOURS):
+        for level, colour in enumerate(st.BOOK_PALETTES["bands"]):
             pick = inside[band == level]
             ax.scatter(pick[x], pick[y], s=40, color=colour, edgecolors="black",
                        linewidths=0.5, zorder=4)
@@ -211,7 +207,7 @@ def step_points(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Path, 
         ax.set_ylabel(y)
     handles = [Line2D([], [], color=c, marker="o", linestyle="none", markeredgecolor="black",
                       label=f"rows in the interval, {n}")
-               for c, n in zip(BAND_COLOURS, names, strict=True)]
+               for c, n in zip(st.BOOK_PALETTES["bands"], names, strict=True)]
     handles.append(Line2D([], [], color="0.6", marker="o", linestyle="none",
                           label="other rows"))
     handles.append(Line2D([], [], color=ALE_COLOUR, label=f"interval edges (K = {k})"))

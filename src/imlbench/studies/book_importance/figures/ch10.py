@@ -19,21 +19,8 @@ from imlbench.figures.inputs import FigureInputs
 from imlbench.params import items, number, table, text
 from imlbench.studies.book_importance.ch10 import TOY_ICI, TOY_VALUES
 
-#: ICI curves in grey, the PI in black, the PFI line in red (the book's colours); the
-#: highlighted rows of Fig. 10.3 (largest, median, smallest integrated ICI) and the two sides
-#: of the stump
-ICI_GREY = "#9a9a9a"
-PI_COLOUR = "black"
-PFI_COLOUR = "#d62728"
-HIGHLIGHT = {"largest": "#1f5fbf", "median": "#2ca02c", "smallest": "#ff7f0e"}
-SIDES = {"left": "#1f5fbf", "right": "#e08214"}
 LABELS = {"labels": table(value=text(), default={})}
 XLIM = {"xlim": items(number(), None, length=2, nullable=True)}
-
-
-def _first_rep(est: pd.DataFrame) -> pd.DataFrame:
-    """The rows of the first repetition."""
-    return est[est["rep"] == est["rep"].min()] if "rep" in est else est
 
 
 def _rows(inputs: FigureInputs, spec: dict, columns: int, width: float):
@@ -55,13 +42,13 @@ def ici_toy(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Path) -> N
     fig, style = st.new_figure(spec, rows=1, width=5.0)
     ax = fig.add_subplot()
     for i, curve in enumerate(TOY_ICI):
-        ax.plot(TOY_VALUES, curve, "--o", color=ICI_GREY, linewidth=1.2, markersize=4)
+        ax.plot(TOY_VALUES, curve, "--o", color=st.BOOK["ici"], linewidth=1.2, markersize=4)
         ax.annotate(f"row {i + 1}", (TOY_VALUES[-1], curve[-1]), xytext=(5, 0),
                     textcoords="offset points", va="center", fontsize=8, color="#555555")
     pi = partial_importance(TOY_ICI)
-    ax.plot(TOY_VALUES, pi, "-o", color=PI_COLOUR, linewidth=2, label="PI")
+    ax.plot(TOY_VALUES, pi, "-o", color=st.BOOK["pi"], linewidth=2, label="PI")
     pfi = pfi_of_ici(TOY_ICI)
-    ax.axhline(pfi, color=PFI_COLOUR, linewidth=1.5, label=f"PFI = {pfi:.3f}")
+    ax.axhline(pfi, color=st.BOOK["pfi"], linewidth=1.5, label=f"PFI = {pfi:.3f}")
     for x, v in zip(TOY_VALUES, pi, strict=True):
         ax.annotate(f"{v:.3f}", (x, v), xytext=(0, 7), textcoords="offset points",
                     ha="center", fontsize=8)
@@ -78,10 +65,10 @@ def _pi_panel(ax, curves: pd.DataFrame, feature: str) -> None:
     reps = rep_curves(curves)
     for _, c in reps.iterrows():
         c = c.dropna()
-        ax.plot(c.index, c.to_numpy(), color=PI_COLOUR, linewidth=0.5, alpha=0.25)
+        ax.plot(c.index, c.to_numpy(), color=st.BOOK["pi"], linewidth=0.5, alpha=0.25)
     x, mean, _ = mean_band(on_common_grid(reps))
-    ax.plot(x, mean, color=PI_COLOUR, linewidth=2.0, label=f"mean PI, {len(reps)} reps")
-    ax.axhline(float(reps.mean(axis=1).mean()), color=PFI_COLOUR, linewidth=1.0,
+    ax.plot(x, mean, color=st.BOOK["pi"], linewidth=2.0, label=f"mean PI, {len(reps)} reps")
+    ax.axhline(float(reps.mean(axis=1).mean()), color=st.BOOK["pfi"], linewidth=1.0,
                label="PFI (mean over the replacement values)")
     ax.set_xlabel(feature)
     ax.set_ylabel("PI (change in squared error)")
@@ -90,18 +77,18 @@ def _pi_panel(ax, curves: pd.DataFrame, feature: str) -> None:
 def _ici_panel(ax, curves: pd.DataFrame, feature: str, highlight: bool) -> None:
     """The first repetition's ICI curves and their mean; with ``highlight`` the rows of the
     largest, median and smallest integrated ICI in colour (Fig. 10.3)."""
-    first = _first_rep(curves)
+    first = FigureInputs.first_rep(curves)
     wide = first.pivot_table(index="row", columns="x", values="value")
     x = wide.columns.to_numpy(float)
     for _, c in wide.iterrows():
-        ax.plot(x, c.to_numpy(), color=ICI_GREY, linewidth=0.4, alpha=0.35)
-    ax.plot(x, wide.mean().to_numpy(), color=PI_COLOUR, linewidth=2.0, label="PI")
+        ax.plot(x, c.to_numpy(), color=st.BOOK["ici"], linewidth=0.4, alpha=0.35)
+    ax.plot(x, wide.mean().to_numpy(), color=st.BOOK["pi"], linewidth=2.0, label="PI")
     if highlight:
         order = wide.mean(axis=1).sort_values()
         picks = {"largest": order.index[-1], "median": order.index[len(order) // 2],
                  "smallest": order.index[0]}
         for what, row in picks.items():
-            ax.plot(x, wide.loc[row].to_numpy(), color=HIGHLIGHT[what], linewidth=1.6,
+            ax.plot(x, wide.loc[row].to_numpy(), color=st.BOOK[what], linewidth=1.6,
                     label=f"{what} integrated ICI")
     ax.set_xlabel(feature)
     ax.set_ylabel("ICI (first repetition)")
@@ -146,17 +133,17 @@ def dici(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Path, *,
     for (left, right), scenario in zip(axes, inputs.scenarios, strict=True):
         mine = est[est["scenario"] == scenario]
         (feature,) = mine["feature"].unique()
-        wide = _first_rep(mine).pivot_table(index="row", columns="x", values="value")
+        wide = inputs.first_rep(mine).pivot_table(index="row", columns="x", values="value")
         x = wide.columns.to_numpy(float)
         for _, c in wide.iterrows():
-            left.plot(x, c.to_numpy(), color=ICI_GREY, linewidth=0.4, alpha=0.4)
+            left.plot(x, c.to_numpy(), color=st.BOOK["ici"], linewidth=0.4, alpha=0.4)
         left.axhline(0, color="black", linewidth=0.6)
         left.set_ylabel("d-ICI (first repetition)")
         size = mine.assign(value=mine["value"].abs())
         for _, g in size.groupby("rep"):
             m = g.groupby("x")["value"].mean()
-            right.plot(m.index, m.to_numpy(), color=PI_COLOUR, linewidth=0.6, alpha=0.35)
-            right.plot(m.idxmax(), m.max(), "v", color=PFI_COLOUR, markersize=4)
+            right.plot(m.index, m.to_numpy(), color=st.BOOK["pi"], linewidth=0.6, alpha=0.35)
+            right.plot(m.idxmax(), m.max(), "v", color=st.BOOK["pfi"], markersize=4)
         right.set_ylabel("mean |d-ICI| per repetition (peak marked)")
         for ax, what in ((left, "d-ICI"), (right, "mean |d-ICI|")):
             ax.set_xlabel(_name(labels, feature))
@@ -197,9 +184,9 @@ def stump(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Path, *,
         _, reps = modal_split(mine)
         first = mine[mine["rep"] == reps[0]]
         feat, thr = first["split_feature"].iloc[0], float(first["threshold"].iloc[0])
-        groups = [first.loc[first["side"] == s, "value"].to_numpy() for s in SIDES]
+        groups = [first.loc[first["side"] == s, "value"].to_numpy() for s in ("left", "right")]
         box = ax.boxplot(groups, patch_artist=True, widths=0.5)
-        for patch, colour in zip(box["boxes"], SIDES.values(), strict=True):
+        for patch, colour in zip(box["boxes"], (st.BOOK["left"], st.BOOK["right"]), strict=True):
             patch.set_facecolor(colour)
             patch.set_alpha(0.5)
         ax.set_xticks([1, 2], [f"{feat} <= {thr:.3g}\n(n = {len(groups[0])})",
@@ -232,7 +219,7 @@ def conditional_pi(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Pat
         (feature,) = mine["feature"].unique()
         names = {"all": "all rows", "left": f"{modal} <= {thr:.3g}",
                  "right": f"{modal} > {thr:.3g}"}
-        colours = {"all": PI_COLOUR, **SIDES}
+        colours = {"all": st.BOOK["pi"], "left": st.BOOK["left"], "right": st.BOOK["right"]}
         for side in ("all", "left", "right"):
             x, mean, _ = mean_band(on_common_grid(rep_curves(keep[keep["side"] == side])))
             ax.plot(x, mean, color=colours[side], linewidth=2.2 if side == "all" else 1.6,

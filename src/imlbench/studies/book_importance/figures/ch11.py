@@ -1,20 +1,17 @@
 """Figures of the book's chapter 11 (PFI on training against test data): the boosting
-schematic (Fig. 11.1), the importances of one fit regime on test and on training rows (Figs
-11.2-11.11 and the two unnumbered training panels) and the schematic of what correlation does
-to the importances and to the choice of rows (Fig. 11.12). The schematics read no data.
+schematic (Fig. 11.1) and the schematic of what correlation does to the importances and to
+the choice of rows (Fig. 11.12); they read no data. The importances of one fit regime on test
+and on training rows (Figs 11.2-11.11 and the two unnumbered training panels) are entries of
+the layer's ``importance_dots``.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-import pandas as pd
-
 from imlbench.figures import figure
 from imlbench.figures import style as st
 from imlbench.figures.inputs import FigureInputs
-from imlbench.params import items, number, table, text
-from imlbench.studies.book_importance.figures.dots import importance_dots
 
 #: the schematics' box face and arrow colours
 BOX_FACE = "#f2f2f2"
@@ -89,42 +86,4 @@ def correlation_schematic(inputs: FigureInputs, spec: dict, out_png: Path,
     _arrow(ax, (0.25, 0.65), (0.62, 0.33), colour=MUTED, style="--")
     ax.text(0.47, 0.52, "no change of the choice", ha="left", va="center", fontsize=8.5,
             color=MUTED, transform=ax.transAxes)
-    st.save(fig, style, out_png, out_pdf)
-
-
-def over_repetitions(rows: pd.DataFrame, lower_q: float, upper_q: float) -> pd.DataFrame:
-    """Per feature: the median over repetitions of the importance (``centre``) and its
-    ``lower_q`` and ``upper_q`` quantiles (``low``, ``high``)."""
-    g = rows.groupby("feature")["value"]
-    return pd.DataFrame({"centre": g.median(), "low": g.quantile(lower_q),
-                         "high": g.quantile(upper_q)}).reset_index()
-
-
-@figure("book_importance.train_test_pfi", methods=("importance",), params={
-    "learner": text(), "titles": table(value=text(), default={}),
-    "labels": table(value=text(), default={}),
-    "quantiles": items(number(minimum=0, maximum=1), [0.05, 0.95], length=2),
-})
-def train_test_pfi(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Path, *,
-                   learner: str, titles: dict[str, str], labels: dict[str, str],
-                   quantiles: list[float]) -> None:
-    """Rows: the figure's scenarios; columns: the methods of the role (test rows, training
-    rows), for one ``learner``: per feature the median over repetitions of the importance with
-    a line over its ``quantiles`` (5%-95%) over repetitions, sorted in each panel; ``titles``
-    names the panels by method and scenario, ``labels`` the features."""
-    est = inputs.estimates("importance")
-    est = est[est["learner"] == learner]
-    scenarios = [s for s in inputs.scenarios if s in set(est["scenario"])]
-    methods = [m for m in inputs.methods("importance") if m in set(est["method"])]
-    if not scenarios or not methods:
-        raise ValueError(f"figure {spec['title']!r}: no importances of learner {learner!r} in "
-                         f"scenario(s) {', '.join(inputs.scenarios)}")
-    fig, style = st.new_figure(spec, rows=len(scenarios), width=4.2 * len(methods))
-    axes = st.panel_grid(fig, len(scenarios) * len(methods), len(methods), sharex=True)
-    cells = [(s, m) for s in scenarios for m in methods]
-    for ax, (scenario, m) in zip(axes, cells, strict=True):
-        mine = est[(est["method"] == m) & (est["scenario"] == scenario)]
-        importance_dots(ax, over_repetitions(mine, *quantiles), labels=labels)
-        where = f"{titles.get(scenario, scenario)}: " if len(scenarios) > 1 else ""
-        ax.set_title(f"{where}{titles.get(m, m)} ({mine['rep'].nunique()} reps)")
     st.save(fig, style, out_png, out_pdf)

@@ -16,10 +16,11 @@ from imlbench.figures.inputs import FigureInputs
 from imlbench.params import number, text
 from imlbench.studies.book_lime.ch12 import first_explanations
 
-#: the book's colours: the explained point and the surrogate's line
-POINT, SURROGATE = "#f2c200", "#7b2cbf"
-CLASSES = ("#4575b4", "#d73027")
-SUPPORTS, CONTRADICTS = "#4682b4", "#b22222"
+#: the book's colours (:data:`imlbench.figures.style.BOOK`): the explained point, the
+#: surrogate's line, the classes, weights that support or contradict the class
+POINT, SURROGATE = st.BOOK["explained"], st.BOOK["surrogate"]
+CLASSES = st.BOOK_PALETTES["classes"]
+SUPPORTS, CONTRADICTS = st.BOOK["supports"], st.BOOK["contradicts"]
 
 
 @figure("book_lime.sine_lime", methods=("lime", "map"), params={"kernel_width": number()})
@@ -31,8 +32,8 @@ def sine_lime(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Path, *,
     lime = first_explanations(inputs.estimates("lime"))
     if not isinstance(lime, pd.DataFrame) or lime.empty:
         raise ValueError(f"figure {spec['title']!r}: no LIME rows with surrogate_fit")
-    rep = lime["rep"].min()
-    ex = lime[lime["rep"] == rep]
+    ex = inputs.first_rep(lime)
+    rep = ex["rep"].iloc[0]
     bb = inputs.estimates("map")
     bb = bb[bb["rep"] == rep]
     grid, data = bb[bb["part"] == "grid"], bb[bb["part"] == "data"]
@@ -90,9 +91,7 @@ def lime_bars(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Path, *,
     lime = first_explanations(inputs.estimates("lime"))
     if not isinstance(lime, pd.DataFrame) or lime.empty:
         raise ValueError(f"figure {spec['title']!r}: no LIME rows with surrogate_fit")
-    data = inputs.data()
-    if "rep" in data:
-        data = data[data["rep"] == data["rep"].min()]
+    data = inputs.first_rep(inputs.data())
     stats = lime.groupby("feature", sort=False).agg(
         mean=("value", "mean"), low=("value", "min"), high=("value", "max"), x=("x", "first"))
     stats = stats.reindex(stats["mean"].abs().sort_values().index)

@@ -17,11 +17,11 @@ from imlbench.metrics.lime_summaries import coefficient_bands, inclusion_frequen
 from imlbench.params import choice, flag, items, number, table, text
 from imlbench.studies.book_lime.ch13 import SINE_PIECES, sine_reference
 
-DATA, TRUTH, POINT = "0.6", "black", "#2ca02c"
-WIDTH_COLOURS = ("#d62728", "#ff7f0e", "#e6b800", "#2ca02c", "#17becf", "#1f77b4", "#9467bd",
-                 "#8c564b", "#e377c2")
-FEATURE_COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b",
-                   "#e377c2", "#17becf")
+#: the book's colours (:data:`imlbench.figures.style.BOOK`): the data, the true surface, the
+#: explained point, one colour per kernel width and per feature
+DATA, TRUTH, POINT = st.BOOK["data"], st.BOOK["reference"], st.BOOK["point"]
+WIDTH_COLOURS = st.BOOK_PALETTES["widths"]
+FEATURE_COLOURS = st.BOOK_PALETTES["features"]
 
 
 def _rows(inputs: FigureInputs, role: str, spec: dict, learner: str = "") -> pd.DataFrame:
@@ -34,15 +34,11 @@ def _rows(inputs: FigureInputs, role: str, spec: dict, learner: str = "") -> pd.
     return rows
 
 
-def _first_rep(rows: pd.DataFrame) -> pd.DataFrame:
-    return rows[rows["rep"] == rows["rep"].min()] if "rep" in rows else rows
-
-
 @figure("book_lime.n_kde", methods=("kde",))
 def n_kde(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Path) -> None:
     """The two density estimates of the first repetition side by side, the standard normal
     density dashed."""
-    rows = _first_rep(_rows(inputs, "kde", spec))
+    rows = inputs.first_rep(_rows(inputs, "kde", spec))
     fig, style = st.new_figure(spec, rows=1, width=9, panel_height=3.4)
     axes = st.panel_grid(fig, 2, 2)
     for ax, (rule, title) in zip(axes, (("silverman", "appropriate bandwidth"),
@@ -77,7 +73,7 @@ def n_sine_fit(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Path, *
                show: str) -> None:
     """The first repetition's training rows (x1, y) with the true surface (``data``), the black
     box along x1 as well (``fit``), or the piecewise linear description (``reference``)."""
-    rows = _first_rep(_rows(inputs, "curve", spec))
+    rows = inputs.first_rep(_rows(inputs, "curve", spec))
     data, grid = rows[rows["part"] == "data"], rows[rows["part"] == "grid"]
     fig, style = st.new_figure(spec, rows=1, width=7, panel_height=3.6)
     ax = fig.add_subplot()
@@ -107,7 +103,7 @@ def n_lime_lines(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Path,
     repeats and repetitions); ``reference`` adds the piecewise description's line at the
     point."""
     lime = _rows(inputs, "lime", spec)
-    curve = _first_rep(_rows(inputs, "curve", spec))
+    curve = inputs.first_rep(_rows(inputs, "curve", spec))
     data, grid = curve[curve["part"] == "data"], curve[curve["part"] == "grid"]
     x1 = lime[lime["feature"] == "x1"]
     fig, style = st.new_figure(spec, rows=1, width=5 * len(points), panel_height=3.8)
@@ -153,7 +149,7 @@ def n_coef_paths(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Path,
     normal`` the mean -+ 1.96 sd over the repeats (the book's 95% band). True coefficients:
     ``truths`` per feature (dashed), ``point_truths`` per point label prefix for the first
     feature."""
-    rows = _first_rep(_rows(inputs, "lime", spec, learner))
+    rows = inputs.first_rep(_rows(inputs, "lime", spec, learner))
     features = features or list(dict.fromkeys(rows["feature"]))
     bands = coefficient_bands(rows[rows["feature"].isin(features)], ["point", "kernel_width"],
                               "normal")
@@ -230,7 +226,7 @@ def n_inclusion_paths(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: 
     """The first repetition's pseudo stability paths: per explained point (the first
     ``n_points``) the inclusion frequency of every feature over the repeats against the kernel
     width (log scale; widths up to ``max_width``)."""
-    rows = _first_rep(_rows(inputs, "lime", spec))
+    rows = inputs.first_rep(_rows(inputs, "lime", spec))
     if max_width is not None:
         rows = rows[rows["kernel_width"] <= max_width]
     freq = inclusion_frequency(rows, ["point", "kernel_width"])

@@ -15,7 +15,9 @@ from imlbench.metrics.lime_summaries import coefficient_bands
 from imlbench.params import choice, items, number, table, text
 
 #: the book's colours: black box blue, surrogate red, explained point yellow
-SURROGATE, POINT, FAN = "#d62728", "#f2c200", "#b0b0b0"
+#: the book's colours (:data:`imlbench.figures.style.BOOK`): the LIME line, the explained
+#: point, the fan of lines over repeats
+SURROGATE, POINT, FAN = st.BOOK["lime"], st.BOOK["explained"], st.BOOK["fan"]
 
 
 @figure("book_lime.m_sketch", methods=("lime",), tables=("data",), params={

@@ -30,10 +30,8 @@ PANEL = table({
     "xlabel": text(), "log2_x": flag(), "selected_only": flag(), "series": items(SERIES),
 })
 CURVE_PARAMS = {"panels": items(PANEL), "ylabel": text("average sd of the LIME weights")}
-#: the book's colours for its sampling options
-OPTION_COLOURS = {"bins": "#d62728", "normal": "#1f77b4", "KDE": "#2ca02c",
-                  "categorical": "#9467bd"}
-FALLBACK = ("#8c564b", "#e377c2", "#7f7f7f", "#bcbd22")
+#: the book's colours for its sampling options (:data:`imlbench.figures.style.BOOK_SAMPLING`)
+OPTION_COLOURS, FALLBACK = st.BOOK_SAMPLING, st.BOOK_PALETTES["more"]
 
 
 def _curve(est: pd.DataFrame, panel: dict, series: dict) -> pd.DataFrame | None:
@@ -141,9 +139,9 @@ def lime_surface(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Path,
     axes = fig.subplots(1, len(panels), squeeze=False)[0]
     for ax, panel in zip(axes, panels, strict=True):
         s = surface[surface["learner"] == panel["learner"]].sort_values("x")
-        s = s[s["rep"] == s["rep"].min()] if "rep" in s else s
+        s = inputs.first_rep(s)
         ax.plot(s["x"], s["value"], color="#1f77b4", linewidth=1.4, label="black box")
-        rows = data[data["rep"] == data["rep"].min()] if "rep" in data else data
+        rows = inputs.first_rep(data)
         ax.scatter(rows[feature], rows[target], s=12, color="black", zorder=3, label="data")
         r = est[(est["method"] == panel["method"]) & (est["learner"] == panel["learner"])]
         label = point or widest_plateau(r, rows[feature].to_numpy(float))
