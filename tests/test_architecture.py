@@ -289,3 +289,18 @@ def test_no_claim_kind_computes_the_se_of_a_difference_ratio_or_spread_itself():
 ])
 def test_the_se_finder_finds_hand_written_standard_errors(line):
     assert any(p.search(line) for p, _ in OWN_SE)
+
+
+#: the most claim kinds the studies may keep for themselves: a study writes statistics for the
+#: layer's ``contrast`` kind, and a kind of its own only for a check no test of the kit is
+#: (exact checks, joint checks over several cells, counts, orders)
+MAX_STUDY_CLAIM_KINDS = 45
+
+
+def test_the_studies_keep_few_claim_kinds_of_their_own():
+    from imlbench import studies
+    from imlbench.metrics.claims import CLAIMS
+
+    studies.load(studies.packages())
+    own = [k for k in CLAIMS.names() if CLAIMS.owner(k) is not None]
+    assert len(own) <= MAX_STUDY_CLAIM_KINDS, sorted(own)

@@ -23,6 +23,7 @@ from imlbench.dgp.base import DGPS
 from imlbench.explain.api import METHODS
 from imlbench.explain.samplers import SAMPLERS
 from imlbench.figures import FIGURES
+from imlbench.figures.table import SOURCES as TABLE_SOURCES
 from imlbench.learners import LEARNERS
 from imlbench.metrics.claims import CLAIMS, methods_named
 from imlbench.metrics.truth_errors import KINDS as TRUTH_ERROR_KINDS
@@ -314,9 +315,13 @@ def claims_fingerprint(study: Study) -> str:
 
 
 def figure_fingerprint(study: Study, fig: str) -> str:
-    """The figure's entry and the code of its function."""
+    """The figure's entry and the code of its function (and of the table source it names)."""
     spec = study.figures[fig]
-    return config_hash([spec, code_hash([FIGURES.get(spec["function"]).draw.__module__])])
+    modules = [FIGURES.get(spec["function"]).draw.__module__]
+    source = spec.get("params", {}).get("source")
+    if isinstance(source, str):  # a study's table source, which the layer's table draws
+        modules.append(TABLE_SOURCES.get(source).make.__module__)
+    return config_hash([spec, code_hash(modules)])
 
 
 def scorecard_fingerprint() -> str:

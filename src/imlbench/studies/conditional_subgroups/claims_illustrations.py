@@ -46,6 +46,7 @@ from imlbench.metrics.claims import (
     estimates,
     per_combo,
 )
+from imlbench.metrics.rank_claims import default_k
 from imlbench.params import REQUIRED, choice, feature_name, items, number
 
 #: floor added to an equality tolerance: a curve that is exactly linear for every resample
@@ -54,11 +55,6 @@ ROUNDING = 1e-9
 EXPECTS = ("positive", "negative", "value")
 #: the multiplier of the SE; by default 3 for an equality, 2 for a one-sided test
 K_BY_EXPECT = {"k": number(None, minimum=0, nullable=True)}
-
-
-def default_k(claim: dict, equality: bool) -> float:
-    """The claim's ``k``, or 3 for an equality and 2 for a one-sided test."""
-    return claim["k"] if claim["k"] is not None else (3.0 if equality else 2.0)
 
 
 def _feature_rows(claim: dict, t: Tables, learner: str, method: str) -> pd.DataFrame | NoData:
