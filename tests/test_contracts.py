@@ -108,13 +108,18 @@ def _first_claims() -> list:
 EMPTY = Tables(ranked=pd.DataFrame(), truth={}, other=pd.DataFrame())
 
 
+#: the claim kinds that read no table, and why
+READ_NOTHING = {"i_toy": "arithmetic on the book's hand-written toy table of three rows"}
+
+
 @pytest.mark.parametrize(("study", "claim"), _first_claims())
 def test_every_claim_kind_gives_scorecard_rows_without_data_on_empty_input(study, claim):
     rows = CLAIMS.get(claim["kind"])(claim, EMPTY)
     assert rows, claim["id"]
     for row in rows:
         assert set(row) == set(SCORECARD_COLUMNS) - {"source", "reason_class"}, claim["id"]
-        assert row["verdict"] == NO_DATA, (claim["id"], row["verdict"], row["reproduced"])
+        if claim["kind"] not in READ_NOTHING:
+            assert row["verdict"] == NO_DATA, (claim["id"], row["verdict"], row["reproduced"])
 
 
 def test_every_registered_claim_kind_is_used_by_a_shipped_study():

@@ -1,6 +1,7 @@
 """The layer's repetition curve grid (:mod:`imlbench.figures.curve_grid`) from synthetic
-estimates and truths: both layouts drawn, the mean and its error bars as stated, and every
-bad parameter refused with a message naming it."""
+estimates and truths: every layout drawn (features, scenarios, a sweep, a list of panels), the
+mean and its error bars or band as stated, anchoring over one span, categorical levels, a
+truth per panel, the looks, and every bad parameter refused with a message naming it."""
 
 from __future__ import annotations
 
@@ -105,3 +106,174 @@ def test_several_learners_need_one_picked(tmp_path):
     with pytest.raises(ValueError, match="params.learner: 'svm' has no estimates"):
         _draw(inputs, tmp_path, learner="svm")
     _draw(inputs, tmp_path, learner="rf")
+
+
+# --- panels, levels, truths per panel, sweeps, looks ------------------------------------------
+
+
+@pytest.fixture
+def drawn(monkeypatch):
+    """The figures drawn, kept open instead of saved."""
+    import matplotlib.pyplot as plt
+
+    from imlbench.figures import style as st
+
+    figures = []
+    monkeypatch.setattr(st, "save", lambda fig, *_: figures.append(fig))
+    yield figures
+    for fig in figures:
+        plt.close(fig)
+
+
+def _spec(name: str, params: dict):
+    from imlbench.params import check_all
+
+    spec = FIGURES.get(name)
+    check_all(spec.params, params, owner=name)  # as the study file's validator does
+    return spec
+
+
+def _panels(inputs: FigureInputs, **params) -> None:
+    _spec("rep_curve_grid", params)(inputs, {**SPEC, "params": params}, None, None)
+
+
+def test_a_list_of_panels_with_titles_limits_and_a_truth_each(tmp_path, drawn):
+    _panels(_inputs(tmp_path), panels=[
+        {"scenario": "ind", "feature": "x1", "title": "{scenario}: {reps} reps, K = {intervals}",
+         "truths": ["interventional"]},
+        {"scenario": "cor", "feature": "x2", "xlim": [0, 1], "shade": [0.2, 0.4],
+         "vlines": [0.5], "ylabel": "PD"},
+        {"scenario": "dep", "feature": "x1", "show": "truth", "title": "truth alone"}],
+        ncols=2, share="none", anchor="mean", first=True, error_bars="band")
+    (fig,) = drawn
+    a, b, c = fig.axes[:3]
+    assert a.get_title() == "ind: 3 reps, K = 49" and b.get_ylabel() == "PD"
+    assert b.get_xlim() == (0, 1) and len(b.patches) == 1  # limited, the range shaded
+    low, high = b.get_ylim()
+    assert -1.5 < low < high < 1.5  # fitted to the anchored curves within x in [0, 1]
+    assert c.get_title() == "truth alone" and len(c.lines) == 1
+    labels = [t.get_text() for t in fig.legends[0].get_texts()]
+    assert "each of 3 repetitions" in labels and "first repetition (dots: its points)" in labels
+
+
+def test_anchored_curves_and_the_truth_share_the_span():
+    """Curves x + c on different grids, anchored at their mean over the span all cover: each
+    becomes x less the span's midpoint, whatever c."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from imlbench.figures.curve_grid import draw_repetitions
+
+    rows = [pd.DataFrame({"rep": r, "x": np.linspace(-r, 4 + r, 9 + 4 * r), "value": 0.0})
+            for r in range(3)]
+    est = pd.concat([d.assign(value=d["x"] + 5 * d["rep"]) for d in rows], ignore_index=True)
+    fig, ax = plt.subplots()
+    stats = draw_repetitions(ax, est, anchor="mean", span=(1.0, 3.0), error_bars="none")
+    np.testing.assert_allclose(stats["mean"], stats["x"] - 2.0, atol=1e-9)
+    np.testing.assert_allclose(stats["sd"], 0.0, atol=1e-9)
+    assert (stats["x"].min(), stats["x"].max()) == (0.0, 4.0)  # the range every rep covers
+    plt.close(fig)
+
+
+def test_step_function_and_intervals():
+    from imlbench.figures.curve_grid import intervals, step_curve, step_offset
+
+    x, y = step_curve([[4.9, 5.1, 10.0]], 0.0, 10.0)
+    np.testing.assert_allclose(x, [0, 4.9, 4.9, 5.1, 5.1, 10])
+    np.testing.assert_allclose(y, [0, 0, 10, 10, 0, 0])
+    assert step_offset([[4.9, 5.1, 10.0]], "mean", (0.0, 10.0)) == pytest.approx(0.2, abs=0.01)
+    est = pd.DataFrame({"rep": [0] * 6 + [1] * 6 + [2] * 5,
+                        "x": [0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 0, 1, 1, 2, 3.0]})
+    assert intervals(est) == 5  # tied points collapse, the most common count wins
+
+
+def test_categorical_levels_label_the_codes(tmp_path, drawn):
+    w = WrittenInputs(tmp_path)
+    w.table("s", "lm", "pdp", "curves", pd.DataFrame(
+        {"rep": np.repeat([0, 1], 3), "feature": "season", "x": [1.0, 2, 3] * 2,
+         "value": [1.0, 2, 3, 1.5, 2.5, 3.5]}))
+    inputs = FigureInputs(w.paths, w.methods, ["s"])
+    params = {"panels": [{"scenario": "s"}], "levels": {"season": ["w", "sp", "su"]},
+              "look": "book", "error_bars": "none"}
+    _spec("rep_curve_grid_without_truth", params)(inputs, {**SPEC, "params": params}, None,
+                                                  None)
+    ax = drawn[0].axes[0]
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["w", "sp", "su"]
+    assert ax.lines[-1].get_marker() == "o"  # points per level, joined
+    params["levels"] = {"season": ["w", "sp"]}
+    with pytest.raises(ValueError, match=r"params.levels.season: 2 names for 3 levels"):
+        _spec("rep_curve_grid_without_truth", params)(inputs, {**SPEC, "params": params},
+                                                      None, None)
+
+
+def test_a_sweep_of_two_parameters_with_a_truth_column(tmp_path, drawn):
+    w = WrittenInputs(tmp_path)
+    truths = []
+    for sd in (0.1, 0.5):
+        for n in (100, 1000, 10000):
+            name = f"sem_sd{sd}_n{n}"
+            x = np.linspace(-1, 1, 5)
+            w.table(name, "rf", "pdp", "curves", pd.DataFrame(
+                {"rep": np.repeat([0, 1], 5), "feature": "x", "x": np.tile(x, 2),
+                 "value": np.tile(x, 2)}), p_sd=sd, p_n=n)
+            truths.append(pd.DataFrame({"scenario": name, "estimand": "interventional",
+                                        "feature": "x", "row": -1, "x": x, "value": 2 * x,
+                                        "se": 0.0}))
+    w.paths["truth"].append(write(pd.concat(truths), tmp_path / "truth" / "effects.parquet"))
+    names = [f"sem_sd{sd}_n{n}" for sd in (0.1, 0.5) for n in (100, 1000, 10000)]
+    _panels(FigureInputs(w.paths, w.methods, names), columns="sweep", sweep=["sd", "n"],
+            truths=["interventional"], truth_column="do", panel_title="N = {n:,.0f}",
+            look="book", error_bars="none")
+    axes = [ax for ax in drawn[0].axes if ax.get_visible()]
+    assert len(axes) == 8  # 2 sd x (3 n + the truth column)
+    assert [ax.get_title() for ax in axes[:4]] == ["N = 100", "N = 1,000", "N = 10,000", "do"]
+    assert axes[0].get_ylabel() == "sd = 0.1" and axes[4].get_ylabel() == "sd = 0.5"
+    dashed = [line for line in axes[0].lines if line.get_linestyle() == "--"]
+    assert len(dashed) == 1 and dashed[0].get_color() == "#e6b800"  # the book's do-curve
+
+
+def test_series_told_apart_by_learner_or_drawn_in_the_methods_colour(tmp_path, drawn):
+    inputs = _inputs(tmp_path, learners=("g_rf", "g_svm"))
+    panels = [{"scenario": "ind", "feature": "x1"}]
+    _panels(inputs, panels=panels, learners=["g_rf", "g_svm"], colour="series", look="book",
+            series_labels={"g_svm": "SVM"}, error_bars="none")
+    labels = [t.get_text() for t in drawn[0].legends[0].get_texts()]
+    assert labels[:2] == ["g_rf", "SVM"]
+    assert [line.get_color() for line in drawn[0].axes[0].lines[3:8:4]] == ["black", "#1f5fd1"]
+    with pytest.raises(ValueError, match="params.colour: series tells them apart"):
+        _panels(inputs, panels=panels, learners=["g_rf", "g_svm"])
+    inputs.method_kinds = {"pdp": "ale"}
+    _panels(inputs, panels=panels, learner="g_rf", colour="method")
+    assert drawn[-1].axes[0].lines[3].get_color() == "#1b7837"  # the ALE's colour
+
+
+def test_a_surface_panel_beside_curves(tmp_path, drawn):
+    inputs = _inputs(tmp_path, scenarios=["ind"])
+    xx, zz = np.meshgrid(np.linspace(0, 1, 4), np.linspace(0, 1, 3))
+    w = WrittenInputs(tmp_path / "surface")
+    w.table("ind", "lm", "surf", "curves", pd.DataFrame(
+        {"rep": 0, "x": xx.ravel(), "z": zz.ravel(), "value": (xx * zz).ravel()}))
+    inputs.paths["estimates"] += w.paths["estimates"]
+    inputs.roles["curves"].append("surf")
+    _panels(inputs, panels=[{"scenario": "ind", "show": "surface", "method": "surf",
+                             "zlabel": "2-D PD"},
+                            {"scenario": "ind", "feature": "x1", "method": "pdp"}])
+    fig = drawn[0]
+    assert fig.axes[-1].get_ylabel() == "2-D PD"  # the surface's colour bar
+    assert len(fig.axes[1].lines) >= 4  # three repetitions and the mean
+
+
+@pytest.mark.parametrize(("params", "message"), [
+    ({"panels": [{"scenario": "nowhere", "feature": "x1"}]},
+     r"params.panels\[0\].scenario: 'nowhere'"),
+    ({"panels": [{"scenario": "ind"}]}, r"params.panels\[0\].feature"),
+    ({"panels": [{"scenario": "ind", "feature": "x1", "title": "{nothing}"}]},
+     "allowed placeholders"),
+    ({"columns": "sweep"}, "needs params.sweep"),
+    ({"columns": "sweep", "sweep": ["sd", "n"]}, "no swept parameter 'sd'"),
+])
+def test_bad_panels_are_named(tmp_path, drawn, params, message):
+    with pytest.raises(ValueError, match=message):
+        _panels(_inputs(tmp_path), **params)

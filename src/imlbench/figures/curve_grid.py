@@ -421,7 +421,7 @@ def intervals(est: pd.DataFrame) -> int:
 
 
 @dataclass
-class Look:
+class SeriesLook:
     """How one series is drawn: its colours and what of it."""
 
     hues: st.Hues
@@ -437,14 +437,14 @@ class Look:
 def draw_repetitions(ax: Axes, est: pd.DataFrame, *, anchor: str = "none",
                      span: tuple[float, float] | None = None, individual: bool = True,
                      error_bars: str = "sd", error_points: int = 12,
-                     look: Look | None = None) -> pd.DataFrame:
+                     look: SeriesLook | None = None) -> pd.DataFrame:
     """One series' curves: each repetition's on its own points, their mean over the range all
     cover (each read at the points of all) with its error bars or band (see the module doc),
     the first repetition where ``look`` asks for it; all anchored over ``span`` (default: the
     range all cover). Returns the mean's x, mean, sd and SE (columns)."""
     hues = st.LOOKS["house"]
-    look = look or Look(hues, hues.rep, hues.mean, individual, False, error_bars, error_points,
-                        False)
+    look = look or SeriesLook(hues, hues.rep, hues.mean, individual, False, error_bars,
+                              error_points, False)
     curves = rep_curves(est)
     lo, hi = covered(curves)
     off = offsets(curves, anchor, span or (lo, hi))
@@ -479,28 +479,32 @@ def draw_repetitions(ax: Axes, est: pd.DataFrame, *, anchor: str = "none",
     return pd.DataFrame({"x": x, "mean": mean, "sd": sd, "se": se})
 
 
+def steps_at(steps: Sequence[Sequence[float]], x: np.ndarray) -> np.ndarray:
+    """The step function of ``steps`` ([from, to, value]: value on [from, to], summed where
+    they overlap, 0 elsewhere) at ``x``."""
+    x = np.asarray(x, float)
+    return sum((v * ((x >= a) & (x <= b)) for a, b, v in steps), np.zeros(len(x)))
+
+
 def step_curve(steps: Sequence[Sequence[float]], lo: float, hi: float
                ) -> tuple[np.ndarray, np.ndarray]:
-    """The step function of ``steps`` ([from, to, value]: value on [from, to], summed where
-    they overlap, 0 elsewhere) on [lo, hi], with vertical jumps (each cut twice)."""
-    def value(at: float) -> float:
-        return sum(v for a, b, v in steps if a <= at <= b)
-
+    """The step function of ``steps`` on [lo, hi] as a line with vertical jumps (each cut
+    twice)."""
     cuts = sorted({c for a, b, _ in steps for c in (a, b) if lo < c < hi})
-    bounds = [lo, *cuts, hi]
-    pieces = [(a, b, value((a + b) / 2)) for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
-    return (np.array([c for a, b, _ in pieces for c in (a, b)]),
-            np.array([v for _, _, v in pieces for _ in (0, 1)]))
+    bounds = np.array([lo, *cuts, hi])
+    values = steps_at(steps, (bounds[:-1] + bounds[1:]) / 2)
+    return np.repeat(bounds, 2)[1:-1], np.repeat(values, 2)
 
 
 def step_offset(steps: Sequence[Sequence[float]], anchor: str, span: tuple[float, float]
                 ) -> float:
     """What anchoring over ``span`` subtracts from the step function (as :func:`offsets`,
-    reading it at :data:`ANCHOR_POINTS` points; the value at a cut is that of its right)."""
+    reading it at :data:`ANCHOR_POINTS` equidistant points of the span)."""
+    if anchor == "none":
+        return 0.0
     at = np.linspace(span[0], span[1], ANCHOR_POINTS)
-    read = pd.DataFrame([[sum(v for a, b, v in steps if a <= x < b or x == b == at[-1])
-                          for x in at]], columns=at)
-    return 0.0 if anchor == "none" else float((read - anchored(read, anchor)).iloc[0, 0])
+    read = pd.DataFrame([steps_at(steps, at)], columns=at)
+    return float((read - anchored(read, anchor)).iloc[0, 0])
 
 
 def fit_y(ax: Axes, xlim: Sequence[float], pad: float = 0.06) -> None:
@@ -600,7 +604,7 @@ class Drawer:
         colours = self.colours([key for key, _ in series])
         markers = panel.feature in self.p["levels"]
         for key, rows in series:
-            look = Look(self.hues, *colours[key], self.p["individual"], self.p["first"],
+            look = SeriesLook(self.hues, *colours[key], self.p["individual"], self.p["first"],
                         self.p["error_bars"], self.p["error_points"], markers)
             draw_repetitions(ax, rows, anchor=self.p["anchor"], span=span, look=look)
             self.reps = max(self.reps, rows["rep"].nunique())
@@ -614,7 +618,7 @@ class Drawer:
         return {"reps": rows["rep"].nunique(), "intervals": intervals(rows),
                 "method": key[0], "learner": key[1]}
 
-    def add_series(self, key: tuple[str, str], look: Look) -> None:
+    def add_series(self, key: tuple[str, str], look: SeriesLook) -> None:
         """The legend entries of a series as drawn."""
         if self.p["colour"] == "series":
             label = self.p["series_labels"].get(key[1]) or st.look(
@@ -705,7 +709,7 @@ class Drawer:
                   **panel.fields}
         weight = "bold" if panel.head else "normal"
         if panel.title is not None:
-            ax.set_title(title(panel.title, fields), fontweight=weight)
+            ax.set_title(st.filled(panel.title, fields), fontweight=weight)
         if panel.ylabel:
             ax.set_ylabel(panel.ylabel, fontweight=weight)
         ax.set_xlabel(panel.xlabel if panel.xlabel is not None else panel.feature or "")
@@ -724,15 +728,6 @@ class Drawer:
             self.legend.add(self.p["shade_label"], color=self.hues.shade, linewidth=6)
         for x in panel.vlines:
             ax.axvline(x, color="0.6", linestyle=":", linewidth=1.0)
-
-
-def title(template: str, fields: dict[str, Any]) -> str:
-    """A panel title: ``template`` with its placeholders filled."""
-    try:
-        return template.format_map(fields)
-    except (KeyError, ValueError, IndexError) as err:
-        raise ValueError(f"title {template!r}: cannot fill {err}; allowed placeholders: "
-                         f"{', '.join(fields)}") from None
 
 
 def _share(share: str, p: dict) -> dict[str, Any]:

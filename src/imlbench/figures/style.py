@@ -209,6 +209,16 @@ def fmt(value: float) -> str:
     return f"{value:g}"
 
 
+def filled(template: str, fields: Mapping[str, Any]) -> str:
+    """A title ``template`` of a figure entry with its placeholders (``{reps}``, ...) filled
+    from ``fields``; a ValueError naming the template and the placeholders allowed."""
+    try:
+        return template.format_map(fields)
+    except (KeyError, ValueError, IndexError) as err:
+        raise ValueError(f"title {template!r}: cannot fill {err}; allowed placeholders: "
+                         f"{', '.join(fields)}") from None
+
+
 # --- figure and output -------------------------------------------------------------------
 
 

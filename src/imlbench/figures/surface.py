@@ -254,16 +254,6 @@ def _estimate(est: pd.DataFrame, panel: dict, stat: str, features: list[str]
     return summarised(grids, use), 1 if use == "first" else len(grids)
 
 
-def _title(template: str | None, fields: dict) -> str:
-    if template is None:
-        return ""
-    try:
-        return template.format_map(fields)
-    except (KeyError, ValueError) as err:
-        raise ValueError(f"params.panels: title {template!r}: {err}; allowed placeholders: "
-                         f"{', '.join(fields)}") from None
-
-
 @figure("surface", methods=("surface",), tables=("data",), params=PARAMS)
 def surface(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Path, *,
             panels: list[dict] | None, features: list[str], kind: str, stat: str,
@@ -287,7 +277,7 @@ def surface(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Path, *,
             draw_lines(ax, rows, levels, ylabel, hues)
             fields = {"scenario": panel["scenario"], "method": panel["method"],
                       "reps": rows["rep"].nunique()}
-            ax.set_title(_title(panel["title"], fields))
+            ax.set_title(st.filled(panel["title"] or "", fields))
             ax.set_xlabel(xlabel)
             ax.set_ylabel(zlabel)
         st.save(fig, style, out_png, out_pdf)
@@ -318,7 +308,7 @@ def surface(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Path, *,
                 raise ValueError(f"params.levels: {len(levels)} names for {len(z)} values of "
                                  f"z")
             ax.set_yticks(z, levels)
-        ax.set_title(_title(panel["title"], fields))
+        ax.set_title(st.filled(panel["title"] or "", fields))
         ax.set_xlabel(xlabel)
         if scale == "own":
             colour_bar(fig, mappable, ax, zlabel)

@@ -44,7 +44,9 @@ estimated from the repetitions):
                  ``value`` on the log scale. A spread has no per-repetition value, so the SE
                  of its log ratio is the sd over :data:`N_BOOT` bootstrap resamples of the
                  repetitions (a fixed seed, :data:`BOOT_SEED`): resampled together when both
-                 cells read the same data sets (one scenario), independently otherwise. The
+                 cells read the same data sets (one scenario, rows that are data sets),
+                 independently otherwise (another scenario, or rows that are independent
+                 draws of the method, ``Sample.draws``). The
                  bootstrap needs no normality, which the few heavy-tailed values of a spike
                  or an extrapolating fit lack; t' on min(R_a, R_b) - 1 df.
 ``prediction``   a number printed from one run (or the mean of ``runs`` runs) against the
@@ -156,6 +158,9 @@ class Sample:
     #: independent repetitions; sqrt(1 + R c) for R resamples whose test rows overlap (the
     #: correction of Nadeau & Bengio, 2003, :func:`imlbench.stats.t_halfwidth`)
     inflation: float = 1.0
+    #: its rows are independent draws of the method (LIME's repeats), not the data sets that
+    #: the cells of one scenario share: two such samples are never resampled together
+    draws: bool = False
 
     def moments(self) -> tuple[float, float, int]:
         """The mean, its SE and the number of repetitions (:attr:`summary` when given)."""
@@ -553,7 +558,8 @@ def contrast(claim: dict, t: Tables) -> list[dict]:
                 f"{other.where} ({_changed(cell, other)})")
             if test == "spread_ratio":
                 judged = spread_ratio(a, b, label, value, k=k, compare=compare,
-                                      together=other.scenario == cell.scenario)
+                                      together=other.scenario == cell.scenario
+                                      and not (a.draws or b.draws))
             else:
                 for s, c in ((a, cell), (b, other)):
                     why = few(s.moments()[2], 2, s.what, c.where)

@@ -123,7 +123,7 @@ def weight_sd(cell: Cell, t: Tables) -> Sample | NoData:
     if len(wide) > 1 and not spread(wide) > 0:
         return NoData(f"the weights of {_shown(cell)} do not vary over the repeats (sd 0): "
                       f"no ratio")
-    return Sample(wide, f"average sd over repeats of {_shown(cell)}")
+    return Sample(wide, f"average sd over repeats of {_shown(cell)}", draws=True)
 
 
 #: a cell relative to another: what differs (scenario, learner, method, point)
@@ -156,7 +156,7 @@ def m_sd_ratio(claim: dict, t: Tables) -> list[dict]:
     def one(claim: dict, w: list[Sample], learner: str, method: str) -> dict | NoData:
         a, b, c, d = cells(learner, method)
         ratios = [spread_ratio(w[i], w[i + 1], _shown(other), 1.0, k=claim["k"],
-                               compare="equal", together=cell.scenario == other.scenario)
+                               compare="equal", together=False)  # LIME repeats: draws
                   for i, cell, other in ((0, a, b), (2, c, d))]
         for r in ratios:
             if isinstance(r, NoData):

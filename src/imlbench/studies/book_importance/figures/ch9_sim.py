@@ -15,6 +15,7 @@ from imlbench.figures import style as st
 from imlbench.figures.inputs import FigureInputs
 from imlbench.params import table, text
 
+
 def rho_label(rho: float) -> str:
     return f"rho = {rho:g}"
 
