@@ -21,3 +21,17 @@ def smoke_run(workdir: Path) -> subprocess.CompletedProcess:
     res = snakemake(workdir, *SMOKE, timeout=1500)
     assert res.returncode == 0, f"{tail(res)}\n{error_logs(workdir)}"
     return res
+
+
+@pytest.fixture
+def drawn(monkeypatch):
+    """The figures a drawer draws, kept open instead of saved (closed after the test)."""
+    import matplotlib.pyplot as plt
+
+    from imlbench.figures import style
+
+    figures = []
+    monkeypatch.setattr(style, "save", lambda fig, *_: figures.append(fig))
+    yield figures
+    for fig in figures:
+        plt.close(fig)

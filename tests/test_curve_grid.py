@@ -111,20 +111,6 @@ def test_several_learners_need_one_picked(tmp_path):
 # --- panels, levels, truths per panel, sweeps, looks ------------------------------------------
 
 
-@pytest.fixture
-def drawn(monkeypatch):
-    """The figures drawn, kept open instead of saved."""
-    import matplotlib.pyplot as plt
-
-    from imlbench.figures import style as st
-
-    figures = []
-    monkeypatch.setattr(st, "save", lambda fig, *_: figures.append(fig))
-    yield figures
-    for fig in figures:
-        plt.close(fig)
-
-
 def _spec(name: str, params: dict):
     from imlbench.params import check_all
 

@@ -11,7 +11,6 @@ import pandas as pd
 import pytest
 
 from imlbench.figures import FIGURES
-from imlbench.figures import style as st
 from imlbench.figures.importance import (
     facet_column,
     level_name,
@@ -46,18 +45,6 @@ def _inputs(tmp_path: Path, tables: list[pd.DataFrame]) -> FigureInputs:
     scenarios = list(dict.fromkeys(t["scenario"].iloc[0] for t in tables))
     return FigureInputs({"estimates": paths}, {"importance": list(dict.fromkeys(methods))},
                         scenarios)
-
-
-@pytest.fixture
-def drawn(monkeypatch):
-    """The figures drawn, kept open instead of saved."""
-    import matplotlib.pyplot as plt
-
-    figures = []
-    monkeypatch.setattr(st, "save", lambda fig, *_: figures.append(fig))
-    yield figures
-    for fig in figures:
-        plt.close(fig)
 
 
 def _draw(inputs: FigureInputs, tmp_path: Path, **params) -> None:

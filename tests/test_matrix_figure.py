@@ -9,21 +9,8 @@ import pytest
 from figure_inputs import WrittenInputs, write
 
 from imlbench.figures import FIGURES
-from imlbench.figures import style as st
 from imlbench.figures.inputs import FigureInputs
 from imlbench.figures.matrix import pairs_matrix
-
-
-@pytest.fixture
-def drawn(monkeypatch):
-    """The figures drawn, kept open instead of saved."""
-    import matplotlib.pyplot as plt
-
-    figures = []
-    monkeypatch.setattr(st, "save", lambda fig, *_: figures.append(fig))
-    yield figures
-    for fig in figures:
-        plt.close(fig)
 
 
 def _metrics(values: dict[str, float]) -> pd.DataFrame:

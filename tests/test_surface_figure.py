@@ -10,7 +10,6 @@ import pytest
 from figure_inputs import WrittenInputs, write
 
 from imlbench.figures import FIGURES
-from imlbench.figures import style as st
 from imlbench.figures.inputs import FigureInputs
 from imlbench.figures.surface import summarised, surface_levels, with_curves
 from imlbench.params import check_all
@@ -75,18 +74,6 @@ def _inputs(tmp_path, reps: int = 2) -> FigureInputs:
                              "y": 0.0})
         w.paths["data"].append(write(rows, tmp_path / "data" / scenario / "c0.parquet"))
     return FigureInputs(w.paths, w.methods, ["a", "b"])
-
-
-@pytest.fixture
-def drawn(monkeypatch):
-    """The figures drawn, kept open instead of saved."""
-    import matplotlib.pyplot as plt
-
-    figures = []
-    monkeypatch.setattr(st, "save", lambda fig, *_: figures.append(fig))
-    yield figures
-    for fig in figures:
-        plt.close(fig)
 
 
 def _draw(inputs: FigureInputs, **params) -> None:

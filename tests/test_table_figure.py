@@ -11,7 +11,6 @@ import pytest
 
 from imlbench.config import load_study, study_path
 from imlbench.figures import FIGURES
-from imlbench.figures import style as st
 from imlbench.figures.inputs import FigureInputs
 from imlbench.figures.table import SOURCES, Panel, formatted, table_source
 from imlbench.io import write_parquet
@@ -47,18 +46,6 @@ def _inputs(tmp_path: Path, tables: list[pd.DataFrame], scenarios: list[str]) ->
         paths.append(path)
     methods = list(dict.fromkeys(t["method"].iloc[0] for t in tables))
     return FigureInputs({"estimates": paths}, {"table": methods}, scenarios)
-
-
-@pytest.fixture
-def drawn(monkeypatch):
-    """The figures drawn, kept open instead of saved (their text is what a reader sees)."""
-    import matplotlib.pyplot as plt
-
-    figures = []
-    monkeypatch.setattr(st, "save", lambda fig, *_: figures.append(fig))
-    yield figures
-    for fig in figures:
-        plt.close(fig)
 
 
 def _draw(inputs: FigureInputs, tmp_path: Path, params: dict) -> None:

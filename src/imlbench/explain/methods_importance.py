@@ -189,7 +189,8 @@ def _conditional_pfi(ctx: ExplainContext, params: dict, rng: np.random.Generator
     return _sampler_pfi(ctx, params, rng, local=False)
 
 
-@method("cs_pfi_local", kind="metric", params={**FEATURES, **SUBGROUPS, **N_REPEATS, **DATA, **PFI_OPTIONS})
+@method("cs_pfi_local", kind="metric",
+        params={**FEATURES, **SUBGROUPS, **N_REPEATS, **DATA, **PFI_OPTIONS})
 def _cs_pfi_local(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
     """The local cs-PFI of each subgroup (Molnar et al., eq. 5): x_j permuted within the
     subgroup's rows; one row per feature and subgroup (``group``, its row count ``n``). Their

@@ -45,7 +45,8 @@ from imlbench.explain.shapley import ESTIMATORS, shapley_exact, shapley_permutat
 from imlbench.params import choice, either, flag, integer, items, number, table, text
 
 
-@method("shap", kind="local", needs=lambda p: {"trees"} if p["estimator"].startswith("tree") else set(), params={
+@method("shap", kind="local",
+        needs=lambda p: {"trees"} if p["estimator"].startswith("tree") else set(), params={
     **FEATURES, "estimator": choice("exact", ESTIMATORS),
     "n_background": integer(100, minimum=1), "n_rows": integer(100, minimum=1),
     "n_permutations": integer(10, minimum=1), **DATA,

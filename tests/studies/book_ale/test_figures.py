@@ -17,7 +17,6 @@ from figure_inputs import WrittenInputs, write
 from imlbench import studies
 from imlbench.explain.estimands import truth_frame
 from imlbench.figures import FIGURES
-from imlbench.figures import style as st
 from imlbench.figures.inputs import FigureInputs
 from imlbench.params import check_all
 from imlbench.studies.book_ale.figures import ch5, ch6_munich
@@ -424,18 +423,6 @@ def test_every_figure_is_tested():
 
 
 # --- helpers -------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def drawn(monkeypatch):
-    """The figures drawn, kept open instead of saved (their text is what a reader sees)."""
-    import matplotlib.pyplot as plt
-
-    figures = []
-    monkeypatch.setattr(st, "save", lambda fig, *_: figures.append(fig))
-    yield figures
-    for fig in figures:
-        plt.close(fig)
 
 
 def test_envelope_is_the_range_over_the_repetitions_covering_x():
