@@ -45,6 +45,8 @@ NOT_COMPARED = {
     "cs_pfi_quantiles": "quantiles of cs-PFI over subgroups (conditional_subgroups)",
     "marginal_y": "the data's mean y per value (no model); not compared today",
     "mplot_window": "a windowed M-plot (conditional_subgroups); not compared today",
+    "ici": "individual conditional importance: each row's loss change along x_j, a curve of a "
+           "model's loss, not of f",
 }
 
 
