@@ -179,7 +179,7 @@ def test_a_claim_tolerance_edit_reruns_only_the_scorecard(workdir, smoke_run):
     scorecard over all studies and the site that shows it."""
 
     def tolerance(doc):
-        doc["claims"][0]["z"] = 2.5
+        doc["claims"][0]["k"] = 2.5
 
     assert _jobs_after_edit(workdir, "extrapolation", tolerance) == {
         "claims", "scorecard", "site"}
