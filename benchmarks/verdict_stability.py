@@ -71,15 +71,19 @@ def sync_project(dst: Path) -> None:
         (dst / "profiles").symlink_to(os.readlink(REPO / "profiles"))
 
 
-def run_seed(dst: Path, seed: int, cores: int, studies: list[str] | None = None) -> float:
+def run_seed(dst: Path, seed: int, cores: int, studies: list[str] | None = None,
+             scorecards_only: bool = False) -> float:
     """The default profile under base seed ``seed`` in ``dst`` (of ``studies``, default those
-    of ``config/config.yaml``); returns the wall time."""
-    env = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}"}
-    env.pop("PYTHONPATH", None)
+    of ``config/config.yaml``; up to the studies' scorecards when ``scorecards_only``, no
+    figures); returns the wall time. The jobs import the copy's own ``src``, not this
+    checkout's, so that editing this checkout during a run does not reach it."""
+    env = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}",
+           "PYTHONPATH": str((dst / "src").resolve())}
     started = time.perf_counter()
     with open(dst / "console.txt", "w") as console:
         only = [f"studies={json.dumps(studies)}"] if studies else []
-        res = subprocess.run([str(BIN / "snakemake"), "--cores", str(cores),
+        until = ["--until", "claims"] if scorecards_only else []
+        res = subprocess.run([str(BIN / "snakemake"), "--cores", str(cores), *until,
                               "--config", f"base_seed={seed}", *only],
                              cwd=dst, env=env, stdout=console, stderr=subprocess.STDOUT)
     if res.returncode:
@@ -159,6 +163,8 @@ def main() -> int:
     ap.add_argument("--work", type=Path, required=True, help="where the seeds' copies live")
     ap.add_argument("--cores", type=int, default=2)
     ap.add_argument("--studies", nargs="+", help="default: those of config/config.yaml")
+    ap.add_argument("--scorecards-only", action="store_true",
+                    help="run each seed up to its scorecards (no figures, no site)")
     ap.add_argument("--compare-only", action="store_true",
                     help="compare the seeds' results as they are, running nothing")
     ap.add_argument("--max-share", type=float, default=0.05)
@@ -171,7 +177,8 @@ def main() -> int:
         dst = args.work / f"seed_{seed}"
         if not args.compare_only:
             sync_project(dst)
-            times[str(seed)] = run_seed(dst, seed, args.cores, args.studies)
+            times[str(seed)] = run_seed(dst, seed, args.cores, args.studies,
+                                         args.scorecards_only)
             print(f"seed {seed}: {times[str(seed)] / 60:.1f} min", flush=True)
         runs[str(seed)] = verdicts(dst / "results")
     wide = compare(runs)

@@ -117,6 +117,24 @@ def test_contrast_equal_options_and_chunked_method_curves() -> None:
                  than_methods=["k0"], where={"scenario": "s", "learner": "l", "method": "b0"})
 
 
+@pytest.mark.parametrize("steps", [2, 5])
+def test_the_multiplier_along_methods_is_the_claims_not_the_number_of_steps(steps: int) -> None:
+    """Curves along a list of methods take the claim's k (default 2 one-sided, 3 for equal)
+    whatever the number of methods: the count of steps once stood in for the multiplier."""
+    rows = pd.concat([_curve([1.0 - 0.1 * i for i in range(steps)], along="method",
+                             method="b", seed=5),
+                      _curve([0.5 - 0.05 * i for i in range(steps)], along="method",
+                             method="k", seed=6)])
+    claim = {"id": "c", "kind": "lime_sd_contrast", "text": "", "published": "",
+             "along": "method", "methods": [f"b{i}" for i in range(steps)],
+             "than_methods": [f"k{i}" for i in range(steps)],
+             "where": {"scenario": "s", "learner": "l", "method": "b0"}}
+    for compare, k in (("above", "t(2)"), ("equal", "t(3)")):
+        (row,) = CLAIMS.get("lime_sd_contrast")({**claim, "compare": compare},
+                                                Tables(pd.DataFrame(), {}, rows))
+        assert f"half-width {k} SE" in row["tolerance"], row["tolerance"]
+
+
 def test_missing_rows_say_why() -> None:
     rows = _curve([1.0, 0.5])
     claim = {"id": "c", "kind": "lime_sd_trend", "text": "", "published": "",

@@ -55,6 +55,7 @@ import pandas as pd
 from imlbench.metrics.claims import Check, NoData, Tables, claim_kind, claim_row, per_combo
 from imlbench.metrics.contrasts import TRENDS, independent_se, trend_test
 from imlbench.metrics.lime_stability import average_weight_sd, prediction_rows
+from imlbench.metrics.rank_claims import default_k
 from imlbench.params import choice, flag, items, number, study_name, text
 from imlbench.stats import t_multiplier
 
@@ -162,10 +163,10 @@ def lime_sd_trend(claim: dict, t: Tables) -> list[dict]:
     """The average sd of the LIME weights has the shape ``trend`` along the curve (see the
     module doc)."""
     trend = claim["trend"]
-    k = claim["k"] if claim["k"] is not None else (3.0 if trend == "flat" else 2.0)
+    k = default_k(claim, trend == "flat")
 
     def one(claim_: dict, c: Curve, learner: str, method: str) -> dict:
-        check, stat = trend_test(*(c.table[k].to_numpy(float) for k in ("x", "sd", "se")),
+        check, stat = trend_test(*(c.table[col].to_numpy(float) for col in ("x", "sd", "se")),
                                  trend, k, int(c.table["n_points"].min()) - 1)
         return claim_row(
             claim, learner, method, f"average sd by {claim['along']} {_shown(c)}; {stat}",
@@ -181,14 +182,15 @@ def lime_sd_contrast(claim: dict, t: Tables) -> list[dict]:
     """The claim's curve against those of ``than_methods``, step by step (see the module
     doc)."""
     compare = claim["compare"]
-    k = claim["k"] if claim["k"] is not None else (3.0 if compare == "equal" else 2.0)
+    k = default_k(claim, compare == "equal")
     than = claim["than_methods"]
     if claim["along"] == "method":
-        k = len(claim["methods"] or [])
-        if k == 0 or len(than) % k:
+        steps = len(claim["methods"] or [])
+        if steps == 0 or len(than) % steps:
             raise ValueError(f"claim {claim['id']}: along method, than_methods holds "
-                             f"{len(than)} names for curves of {k} steps; allowed: a multiple")
-        others = [(None, than[i:i + k]) for i in range(0, len(than), k)]
+                             f"{len(than)} names for curves of {steps} steps; allowed: a "
+                             f"multiple")
+        others = [(None, than[i:i + steps]) for i in range(0, len(than), steps)]
     else:
         others = [(m, None) for m in than]
 
