@@ -23,8 +23,9 @@ STUDY = "extrapolation"
 REGISTERED_LEARNERS = ("bagging, cart, forest, gbm, gbm_classifier, knn, lm, mars, mlp, none, ols, "
                        "rf, rf_classifier, svm, svm_e1071, tree, truth")
 # the DGPs this study may use: the layers' and its own (other studies' are not allowed)
-REGISTERED_DGPS = ("ale_book_ch6, ale_book_ch7, bikeshare, bikeshare_daily, copula_linear, "
-                   "formula, gaussian_noise_features, stratpd_synthetic, stratpd_weight, table")
+REGISTERED_DGPS = ("ale_book_ch6, ale_book_ch7, bikeshare_daily, extrapolation.bikeshare, "
+                   "extrapolation.copula_linear, extrapolation.gaussian_noise_features, formula, "
+                   "stratpd_synthetic, stratpd_weight, table")
 STUDY_LEARNERS = "rf, mlp, lm, gbm, svm, knn, rf100, bagging100"
 PER_PROFILE_INT = "an integer >= 0, or a map with keys smoke, default, paper (each an integer >= 0)"
 KEY_WORDS = "a name of at most 64 ASCII letters, digits and underscores, starting with a letter"
@@ -242,7 +243,7 @@ CASES: list[Broken] = [
            text("learners:\n", "learners:\n\t"), "line 21, column 1",
            ("not valid YAML", "cannot start any token")),
     Broken("scenario_given_twice", "study: scenario twod given twice", STUDY,
-           text("scenarios:\n", "scenarios:\n  twod:\n    dgp: copula_linear\n"),
+           text("scenarios:\n", "scenarios:\n  twod:\n    dgp: extrapolation.copula_linear\n"),
            "key scenarios.twod",
            ("given twice in one mapping", "allowed: each key once per mapping")),
     Broken("empty_study_file", "study: an empty file", STUDY, lambda p: p.write_text(""),
@@ -267,14 +268,17 @@ CASES: list[Broken] = [
     Broken("unknown_method", "method permutation", STUDY,
            set_at("methods", "pfi", "method", value="permutation"), "key methods.pfi.method",
            ("'permutation'", "allowed: ", "cpfi", "loco", "oob_pfi", "pdp", "pfi")),
-    Broken("method_of_another_study", "method cs_pfi_depths (conditional subgroups')", STUDY,
-           set_at("methods", "pfi", "method", value="cs_pfi_depths"), "key methods.pfi.method",
-           ("method 'cs_pfi_depths' belongs to study 'conditional_subgroups'",
+    Broken("method_of_another_study", "method conditional_subgroups.cs_pfi_depths", STUDY,
+           set_at("methods", "pfi", "method", value="conditional_subgroups.cs_pfi_depths"),
+           "key methods.pfi.method",
+           ("method 'conditional_subgroups.cs_pfi_depths' belongs to study 'conditional_subgroups'",
             "src/imlbench/studies/conditional_subgroups/",
             "to reuse it, move its code into a layer", "allowed: ", "pfi")),
-    Broken("claim_kind_of_another_study", "claim kind data_fidelity_rank", STUDY,
-           set_at("claims", 0, "kind", value="data_fidelity_rank"), "key claims[0].kind",
-           ("claim kind 'data_fidelity_rank' belongs to study 'conditional_subgroups'",
+    Broken("claim_kind_of_another_study", "claim kind conditional_subgroups.data_fidelity_rank",
+           STUDY, set_at("claims", 0, "kind", value="conditional_subgroups.data_fidelity_rank"),
+           "key claims[0].kind",
+           ("claim kind 'conditional_subgroups.data_fidelity_rank' belongs to study "
+            "'conditional_subgroups'",
             "allowed: ")),
     Broken("method_parameter_not_accepted", "pfi parameter n_permutations", STUDY,
            set_at("methods", "pfi", "params", "n_permutations", value=5),
@@ -363,7 +367,7 @@ CASES: list[Broken] = [
            "key scenarios.main.methods", ("'shap'", "allowed: pfi, oob, ", "lm_theory, cpfi")),
     Broken("truth_learner_on_real_data", "the truth learner on bike data", STUDY,
            doc(_add_truth_to_bike), "key scenarios.bike.learners",
-           ("'oracle'", "'bikeshare'", "allowed: the study's other learners")),
+           ("'oracle'", "'extrapolation.bikeshare'", "allowed: the study's other learners")),
     Broken("fit_models_false_with_a_fitted_model_method", "fit_models false with pfi", STUDY,
            set_at("scenarios", "main", "fit_models", value=False),
            "key scenarios.main.fit_models",
@@ -440,7 +444,7 @@ CASES: list[Broken] = [
     Broken("unknown_dgp_parameter", "DGP parameter betas", STUDY,
            set_at("scenarios", "main", "params", "betas", value=[1.0]),
            "key scenarios.main.params",
-           ("betas", "'copula_linear'", "allowed: beta, rho, noise_sd")),
+           ("betas", "'extrapolation.copula_linear'", "allowed: beta, rho, noise_sd")),
     Broken("dgp_negative_noise_sd", "noise_sd: -1", STUDY,
            set_at("scenarios", "main", "params", "noise_sd", value=-1),
            "key scenarios.main.params.noise_sd", ("-1 is out of range", "allowed: a number >= 0")),
@@ -463,7 +467,7 @@ CASES: list[Broken] = [
     Broken("dgp_data_file_missing", "a bike data file that does not exist", STUDY,
            set_at("scenarios", "bike", "params",
                   value={"source": "uci", "path": "/nonexistent/hour.csv"}),
-           "key scenarios.bike.params", ("'bikeshare'", "/nonexistent/hour.csv")),
+           "key scenarios.bike.params", ("'extrapolation.bikeshare'", "/nonexistent/hour.csv")),
     # --- figures and claims --------------------------------------------------------------
     Broken("figure_unknown_function", "figure function extrapolation.fig_99", STUDY,
            set_at("figures", "fig_1", "function", value="extrapolation.fig_99"),

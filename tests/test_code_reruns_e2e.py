@@ -63,7 +63,7 @@ def test_editing_a_method_reruns_the_run_jobs_that_run_it(workdir, smoke_run):
 
 def test_a_dgp_edit_reruns_the_jobs_of_its_scenarios_only(workdir, smoke_run):
     study = _study(workdir)
-    dgp = "copula_linear"
+    dgp = "extrapolation.copula_linear"
     module = DGPS.get(dgp).__module__
     jobs = _jobs_after(workdir, module, lambda text: text + "\n_EDITED = 1\n")
     users = {sc.name for sc in study.scenarios.values() if sc.dgp == dgp}

@@ -109,7 +109,8 @@ EMPTY = Tables(ranked=pd.DataFrame(), truth={}, other=pd.DataFrame())
 
 
 #: the claim kinds that read no table, and why
-READ_NOTHING = {"i_toy": "arithmetic on the book's hand-written toy table of three rows"}
+READ_NOTHING = {
+    "book_importance.toy": "arithmetic on the book's hand-written toy table of three rows"}
 
 
 @pytest.mark.parametrize(("study", "claim"), _first_claims())

@@ -229,9 +229,10 @@ def test_wine_quality_is_a_score_from_0_to_10(tmp_path):
 def test_the_dgps_raise_the_loaders_message(tmp_path):
     """The DGPs read their table when asked for the feature names, as the check does."""
     studies.load(["extrapolation", "conditional_subgroups", "pd_pfi_dgp", "stratpd"])
-    for dgp, name, params in [("bikeshare", "hour.csv", {"source": "uci"}),
+    for dgp, name, params in [("extrapolation.bikeshare", "hour.csv", {"source": "uci"}),
                               ("bikeshare_daily", "day.csv", {"source": "uci"}),
-                              ("pd_pfi_application", "winequality-red.csv", {"source": "wine"})]:
+                              ("pd_pfi_dgp.application", "winequality-red.csv",
+                               {"source": "wine"})]:
         lay = LAYOUTS[name]
         path = _write(tmp_path / name, lay.with_value(1, lay.numeric, "ten"))
         model = make_dgp(dgp, {**params, "path": str(path)})
@@ -326,7 +327,7 @@ def test_check_stops_on_a_malformed_data_file(tmp_path):
     msg = res.stderr
     assert msg.count("\n") == 1, msg  # one line, no traceback
     assert msg.startswith(f"imlbench: configuration error: {study}: key scenarios.bike.params: ")
-    assert "'bikeshare'" in msg
+    assert "'extrapolation.bikeshare'" in msg
     assert msg.endswith(f": {data}: column 'hum', line 4: 'humid' is not a number\n"), msg
 
 
@@ -340,5 +341,6 @@ def test_check_stops_on_a_table_too_small_to_train_on(tmp_path):
     study = _study_with_data(tmp_path, data)
     res = _check(study)
     assert res.returncode == 2, res.stderr
-    assert f"key scenarios.bike.params: the data of DGP 'bikeshare' have {rows} rows" in res.stderr
+    assert (f"key scenarios.bike.params: the data of DGP 'extrapolation.bikeshare' have {rows} rows"
+            in res.stderr)
     assert "allowed: a table that leaves at least 10" in res.stderr

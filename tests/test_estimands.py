@@ -41,8 +41,8 @@ NOT_COMPARED = {
     "permute_relearn": "permute and relearn: a relearned model, not a PFI",
     "condition_relearn": "condition and relearn: a relearned model, not a PFI",
     "cs_pdp": "a PD within each subgroup of the fitted tree: no truth per subgroup",
-    "cs_pdp_rules": "cs-PDPs per subgroup rule (conditional_subgroups)",
-    "cs_pfi_quantiles": "quantiles of cs-PFI over subgroups (conditional_subgroups)",
+    "conditional_subgroups.cs_pdp_rules": "cs-PDPs per subgroup rule",
+    "conditional_subgroups.cs_pfi_quantiles": "quantiles of cs-PFI over subgroups",
     "marginal_y": "the data's mean y per value (no model); not compared today",
     "mplot_window": "a windowed M-plot (conditional_subgroups); not compared today",
     "ici": "individual conditional importance: each row's loss change along x_j, a curve of a "

@@ -363,7 +363,7 @@ def test_constructor_errors_name_the_key(change, message):
     assert str(err.value).startswith(message), str(err.value)
 
 
-# --- the copula_linear DGP of the extrapolation study, as a formula --------------------------
+# --- the extrapolation.copula_linear DGP, as a formula --------------------------------------
 
 COPULA_AS_FORMULA = {
     "features": {f"x{j}": {"law": "uniform", "low": 0, "high": 1} for j in (1, 2, 3)},

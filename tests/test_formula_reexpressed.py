@@ -1,6 +1,7 @@
 """A shipped hand-written DGP re-expressed as a formula gives the same truths: the
-extrapolation study's ``copula_linear`` (uniform features, a Gaussian copula between x1 and
-x2, f linear) against ``dgp: formula`` with the same laws. ``copula_linear`` keeps its own
+extrapolation study's ``extrapolation.copula_linear`` (uniform features, a Gaussian copula between
+x1 and x2, f linear) against ``dgp: formula`` with the same laws. ``extrapolation.copula_linear``
+keeps its own
 truths (closed forms, exact); the formula DGP's are Monte Carlo (uniform marginals are not
 jointly normal), so each comparison allows 3 family-wise Monte Carlo SE of the formula truth."""
 
@@ -38,7 +39,7 @@ def truths():
     ours = make_dgp("formula", FORMULA)
     theirs = CopulaLinear(beta=BETA, rho=RHO, noise_sd=0.5)
     return (TRUTHS.get("formula").compute(ours, fixed),
-            TRUTHS.get("copula_linear").compute(theirs, fixed))
+            TRUTHS.get("extrapolation.copula_linear").compute(theirs, fixed))
 
 
 def test_the_importances_agree(truths):

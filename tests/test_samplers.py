@@ -273,6 +273,7 @@ def test_registered_model_truth_of_the_true_model_is_the_closed_form():
     d = ConditionalSubgroupsSimulation("nonlinear")
     df = d.sample(100, rng(41))
     ctx = true_model_context(d, df[d.feature_names].to_numpy(), df["y"].to_numpy())
-    out = METHODS.get("model_pfi_truth")(ctx, {"features": ["x1"], "n_mc": 200_000}, rng(42))
+    out = METHODS.get("conditional_subgroups.model_pfi_truth")(
+        ctx, {"features": ["x1"], "n_mc": 200_000}, rng(42))
     assert abs(out["value"].iloc[0] - true_pfi_x1("nonlinear")["conditional"]) \
         <= Z * out["se"].iloc[0]

@@ -79,7 +79,7 @@ def test_reason_names_the_method_a_scenario_does_not_run():
 def test_reason_names_the_file_that_would_hold_the_rows():
     # an importance is read through the ranks, another method from its estimate files
     assert _reason(_claim()) == "results/s/metrics/ranks.parquet holds no rows of main/lm/pfi"
-    assert _reason(_claim("rejection_rate", method="pd", expect="nominal")) == (
+    assert _reason(_claim("extrapolation.rejection_rate", method="pd", expect="nominal")) == (
         "results/s/estimates/main/lm/pd/c*.parquet holds no rows of main/lm/pd")
 
 
@@ -260,11 +260,11 @@ def test_a_pattern_claims_reason_is_a_cell_its_scenarios_run():
     summary = pd.DataFrame({"scenario": ["rfsc"], "learner": ["rf"], "method": ["refits"],
                             "quantity": ["pd"], "strategy": ["bootstrap"], "corrected": [False],
                             "m": [16], "coverage": [0.9], "coverage_se": [0.01], "reps": [4]})
-    claim = _claim("coverage_cells", learner="rf", method="refits", columns=["boot"],
+    claim = _claim("pd_pfi_dgp.coverage_cells", learner="rf", method="refits", columns=["boot"],
                    over=["lmsc", "rfsc"], quantity="pd", m=30, k=2.0, compare="below",
                    value=0.95)
     tables = Tables(ranked=pd.DataFrame(), truth={}, other=pd.DataFrame(), summary=summary)
-    [row] = CLAIMS.get("coverage_cells")(claim, tables)
+    [row] = CLAIMS.get("pd_pfi_dgp.coverage_cells")(claim, tables)
     assert row["verdict"] == NO_DATA
     assert row["reason"] == ("metrics/summary.parquet has no cell rfsc rf pd boot at m = 30 "
                              "(this profile runs m = 16 to 16)")

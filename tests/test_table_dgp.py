@@ -210,8 +210,8 @@ def test_the_fingerprints_of_the_tables_cover_the_layers_reading_code():
 
     studies.load(["stratpd", "pd_pfi_dgp"])
     shared = {"imlbench.data.records", "imlbench.data.tables", "imlbench.dgp.real_data"}
-    for name in ("table", "stratpd_rent", "stratpd_bulldozer", "stratpd_flights",
-                 "pd_pfi_application", "bikeshare_daily"):
+    for name in ("table", "stratpd.rent", "stratpd.bulldozer", "stratpd.flights",
+                 "pd_pfi_dgp.application", "bikeshare_daily"):
         assert shared <= set(closure([DGPS.get(name).__module__])), name
-    assert "imlbench.data.wine" in closure([DGPS.get("pd_pfi_application").__module__])
+    assert "imlbench.data.wine" in closure([DGPS.get("pd_pfi_dgp.application").__module__])
     assert "imlbench.data.bikeshare" in closure([DGPS.get("bikeshare_daily").__module__])

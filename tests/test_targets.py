@@ -36,7 +36,7 @@ def test_data_fingerprint_ignores_the_description_and_follows_the_values(studies
     described = {**spec, "description": "another text", "methods": ["pfi"]}
     assert targets.data_fingerprint(_scenario(described), "c0", 2021) == base
     for changed in ({**spec, "n": 300}, {**spec, "params": {**spec["params"], "rho": 0.5}},
-                    {**spec, "dgp": "gaussian_noise_features"}):
+                    {**spec, "dgp": "extrapolation.gaussian_noise_features"}):
         assert targets.data_fingerprint(_scenario(changed), "c0", 2021) != base
     assert targets.data_fingerprint(_scenario(spec), "c0", 2022) != base
     # a chunk's fingerprint holds its own repetitions: more of them change only new chunks

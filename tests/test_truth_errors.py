@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 import imlbench.metrics.truth_errors as truth_errors
-import imlbench.studies.extrapolation.truth  # noqa: F401  (registers the copula_linear truths)
+import imlbench.studies.extrapolation.truth  # noqa: F401  (registers extrapolation.copula_linear's truths)
 from imlbench.compare import no_data_reason, run_summaries
 from imlbench.config import Scenario, Study
 from imlbench.explain.estimands import truth_frame
@@ -40,8 +40,8 @@ def _truth_pd(x: np.ndarray) -> np.ndarray:
 
 
 def _scenario(name: str) -> Scenario:
-    return Scenario(name=name, family=name, dgp="copula_linear", params={}, n=10, n_test=0,
-                    reps=4, chunk_size=4, learners=("lm",),
+    return Scenario(name=name, family=name, dgp="extrapolation.copula_linear", params={}, n=10,
+                    n_test=0, reps=4, chunk_size=4, learners=("lm",),
                     methods=("pdp", "pfi", "cpfi", "oob", "ice_c"))
 
 

@@ -61,5 +61,6 @@ def test_the_fingerprints_of_the_curves_cover_the_window_code():
     from imlbench.codehash import closure
 
     studies.load(["conditional_subgroups"])
-    for name in ("mplot_window", "effect_slopes"):  # effect_slopes draws windowed M-plots too
+    # conditional_subgroups.effect_slopes draws windowed M-plots too
+    for name in ("mplot_window", "conditional_subgroups.effect_slopes"):
         assert "imlbench.explain.window_mplot" in closure([METHODS.get(name).run.__module__])

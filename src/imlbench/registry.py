@@ -6,9 +6,11 @@ the module defining it is imported. A registry imports its *providers*, the laye
 that define its generic entries, the first time it is read; the entries of a study are
 imported by :func:`imlbench.studies.load`, which imports the study's package.
 
-An entry defined in ``imlbench.studies.<study>`` belongs to that study: it is visible to
-that study's file and to no other (:meth:`Registry.names` with ``study``), so no study can
-come to depend on another one's code through its YAML.
+An entry defined in ``imlbench.studies.<study>`` belongs to that study: it is named
+``<study>.<name>`` (:meth:`Registry.register` refuses any other name, so a study's entries
+never collide with the layers' or another study's) and is visible to that study's file and to
+no other (:meth:`Registry.names` with ``study``), so no study can come to depend on another
+one's code through its YAML.
 """
 
 from __future__ import annotations
@@ -40,13 +42,19 @@ class Registry(Generic[T]):
 
     def register(self, name: str, *, module: str | None = None) -> Callable[[T], T]:
         """Decorator registering an object under ``name``; ``module`` (default: the object's
-        ``__module__``) decides which study, if any, owns it."""
+        ``__module__``) decides which study, if any, owns it. A study's entry must be named
+        ``<study>.<name>`` (a ValueError otherwise)."""
 
         def decorator(obj: T) -> T:
+            where = module or getattr(obj, "__module__", "")
+            owner = owning_study(where)
+            if owner is not None and not name.startswith(owner + "."):
+                raise ValueError(f"{self.kind} {name!r} of module {where} belongs to study "
+                                 f"{owner!r}: name it {owner}.<name>")
             if name in self._items:
                 raise ValueError(f"{self.kind} {name!r} is registered twice")
             self._items[name] = obj
-            self._owners[name] = owning_study(module or getattr(obj, "__module__", ""))
+            self._owners[name] = owner
             return obj
 
         return decorator

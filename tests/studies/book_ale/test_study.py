@@ -70,10 +70,10 @@ def test_data_methods_count_rows_and_correlate_columns():
     X = np.column_stack([x, x**2])
     ctx = ExplainContext(model=None, X=X, y=X[:, 0], feature_names=["x1", "x2"], dgp=None,
                          fit=None, fixed_rng=lambda label: np.random.default_rng(0))
-    rows = METHODS.get("rows_within")(ctx, {"feature": "x1", "range": [4.9, 5.1], "data": "train"},
-                                      np.random.default_rng(0))
+    rows = METHODS.get("book_ale.rows_within")(
+        ctx, {"feature": "x1", "range": [4.9, 5.1], "data": "train"}, np.random.default_rng(0))
     assert rows["value"].tolist() == [3.0]  # 4.9, 5.0, 5.1: the range is closed
-    r = METHODS.get("pearson")(ctx, {"features": ["x1", "x2"], "data": "train"},
+    r = METHODS.get("book_ale.pearson")(ctx, {"features": ["x1", "x2"], "data": "train"},
                                np.random.default_rng(0))
     assert r["value"].iloc[0] == pytest.approx(np.corrcoef(X.T)[0, 1])
 
@@ -150,12 +150,12 @@ def test_bump_seen_counts_data_sets_whose_curve_has_a_bump():
               _curves("coarse", x, [bump] * 2 + [flat] * 8)]
     t = _tables(*frames)
     seen = {"feature": "x1", "threshold": 1.0}
-    rate = _contrast("bump_seen", t, **seen, value=0.9, where={**WHERE, "method": "fine"})
+    rate = _contrast("book_ale.bump_seen", t, **seen, value=0.9, where={**WHERE, "method": "fine"})
     assert rate["verdict"] == REPRODUCED and "0.9" in rate["reproduced"]
-    fewer = _contrast("bump_seen", t, **seen, test="paired", than={"method": "fine"},
+    fewer = _contrast("book_ale.bump_seen", t, **seen, test="paired", than={"method": "fine"},
                       compare="below", where={**WHERE, "method": "coarse"})
     assert fewer["verdict"] == REPRODUCED
-    more = _contrast("bump_seen", t, **seen, test="paired", than={"method": "coarse"},
+    more = _contrast("book_ale.bump_seen", t, **seen, test="paired", than={"method": "coarse"},
                      compare="below", where={**WHERE, "method": "fine"})
     assert more["verdict"] == NOT_REPRODUCED
 
@@ -179,23 +179,23 @@ def test_surface_claims_against_eq_6_13():
     rng = np.random.default_rng(3)
     params = {"a": 0.0, "b": 0.5, "mu": 5.0, "sd": 1.0, "value": 1.0}
     good = _tables(_surface([theory + rng.normal(0, 0.01, theory.shape) for _ in range(6)], x, z))
-    assert _contrast("ale2_on_theory", good, **params)["verdict"] == REPRODUCED
+    assert _contrast("book_ale.ale2_on_theory", good, **params)["verdict"] == REPRODUCED
     half = _tables(_surface([theory / 2 + rng.normal(0, 0.01, theory.shape) for _ in range(6)],
                             x, z))
-    assert _contrast("ale2_on_theory", half, **params)["verdict"] == NOT_REPRODUCED
+    assert _contrast("book_ale.ale2_on_theory", half, **params)["verdict"] == NOT_REPRODUCED
     zero = _tables(_surface([np.zeros_like(theory)] * 3, x, z))
-    assert _run("surface_flat", zero, max=1e-9)["verdict"] == REPRODUCED
-    assert _run("surface_flat", good, max=1e-9)["verdict"] == NOT_REPRODUCED
+    assert _run("book_ale.surface_flat", zero, max=1e-9)["verdict"] == REPRODUCED
+    assert _run("book_ale.surface_flat", good, max=1e-9)["verdict"] == NOT_REPRODUCED
     pd_true = _tables(_surface([X * Z * 5.0 * (1 + rng.normal(0, 0.001)) for _ in range(6)],
                                x, z))
     excess = {"below": 4.0, "mu": 5.0, "value": 1.0}
-    assert _contrast("pd2_excess", pd_true, **excess)["verdict"] == REPRODUCED
+    assert _contrast("book_ale.pd2_excess", pd_true, **excess)["verdict"] == REPRODUCED
     exploded = _tables(_surface([X * Z * 5.0 + 50 * (Z < 4) + rng.normal(0, 0.1, X.shape)
                                  for _ in range(6)], x, z))
-    assert _contrast("pd2_excess", exploded, **excess,
+    assert _contrast("book_ale.pd2_excess", exploded, **excess,
                      compare="above")["verdict"] == REPRODUCED
     curves = _tables(_curves("m", x, [x] * 3))
-    assert "no surface" in _run("surface_flat", curves, max=1e-9)["reason"]
+    assert "no surface" in _run("book_ale.surface_flat", curves, max=1e-9)["reason"]
 
 
 # ---- run times, orders of levels, ICE curves
@@ -213,20 +213,20 @@ def test_time_ratios_against_a_published_ratio_and_its_spread():
     t = _tables(_timings("m", 100, 10.0), _timings("m", 1000, 50.0, seed=1),
                 _timings("other", 100, 2.0, seed=2), _timings("m", 100, 30.0, "p40", seed=3))
     times = {"test": "log_ratio"}
-    grow = _contrast("call_seconds", t, **times, n=1000, than={"n": 100}, value=5.0,
+    grow = _contrast("book_ale.call_seconds", t, **times, n=1000, than={"n": 100}, value=5.0,
                      margin=0.05)
     assert grow["verdict"] == REPRODUCED
-    assert _contrast("call_seconds", t, **times, n=1000, than={"n": 100},
+    assert _contrast("book_ale.call_seconds", t, **times, n=1000, than={"n": 100},
                      value=14.0)["verdict"] == NOT_REPRODUCED
-    assert _contrast("call_seconds", t, **times, n=100, than={"method": "other"}, value=1.0,
-                     compare="above")["verdict"] == REPRODUCED
-    wide = _contrast("call_seconds", t, **times, n=100, than={"scenario": "p40"}, value=1 / 3,
-                     margin=0.05)
+    assert _contrast("book_ale.call_seconds", t, **times, n=100, than={"method": "other"},
+                     value=1.0, compare="above")["verdict"] == REPRODUCED
+    wide = _contrast("book_ale.call_seconds", t, **times, n=100, than={"scenario": "p40"},
+                     value=1 / 3, margin=0.05)
     assert wide["verdict"] == REPRODUCED
-    missing = _contrast("call_seconds", t, **times, n=10000, than={"n": 100}, value=24.0)
+    missing = _contrast("book_ale.call_seconds", t, **times, n=10000, than={"n": 100}, value=24.0)
     assert missing["verdict"] == NO_DATA and "n = 10000" in missing["reason"]
     once = _tables(_timings("m", 100, 10.0, calls=1), _timings("m", 1000, 50.0, calls=1))
-    one_call = _contrast("call_seconds", once, **times, n=1000, than={"n": 100}, value=5.0)
+    one_call = _contrast("book_ale.call_seconds", once, **times, n=1000, than={"n": 100}, value=5.0)
     assert one_call["verdict"] == NO_DATA and "2 repetitions or more" in one_call["reason"]
 
 
@@ -242,15 +242,15 @@ def test_orders_and_level_values_of_categorical_ales():
                 _levels("codes", [0, 1, 2], [0.5, 1.0, -1.5]),
                 _levels("sim", [2, 0, 1], [-1.0, 0.0, 1.0], scenario="r"))
     where = {**WHERE, "method": "sim"}
-    assert _run("order_differs", t, feature="g", than={"method": "codes"},
+    assert _run("book_ale.order_differs", t, feature="g", than={"method": "codes"},
                 where=where)["verdict"] == REPRODUCED
-    assert _run("order_differs", t, feature="g", than={"scenario": "r"},
+    assert _run("book_ale.order_differs", t, feature="g", than={"scenario": "r"},
                 where=where)["verdict"] == NOT_REPRODUCED
     gap = {"feature": "g", "versus": "codes", "compare": "above", "where": where}
-    assert _contrast("level_gap", t, **gap)["verdict"] == REPRODUCED
+    assert _contrast("book_ale.level_gap", t, **gap)["verdict"] == REPRODUCED
     same = _tables(_levels("sim", [2, 0, 1], [-1.0, 0.0, 1.0]),
                    _levels("codes", [0, 1, 2], [0.0, 1.0, -1.0]))
-    assert _contrast("level_gap", same, **gap)["verdict"] == NOT_REPRODUCED
+    assert _contrast("book_ale.level_gap", same, **gap)["verdict"] == NOT_REPRODUCED
 
 
 def _ice(curves: np.ndarray, x: np.ndarray, reps: int = 2) -> pd.DataFrame:
@@ -264,9 +264,9 @@ def test_ice_claims_count_shapes_and_falling_curves():
     x = np.linspace(0, 10, 6)
     up, down = x.copy(), 10 - x
     t = _tables(_ice(np.array([up, up, down, up + 1]), x))
-    assert _run("distinct_curves", t, feature="x1", value=3)["verdict"] == REPRODUCED
-    assert _run("distinct_curves", t, feature="x1", value=2)["verdict"] == NOT_REPRODUCED
-    assert _run("distinct_curves", t, feature="x1", value=5,
+    assert _run("book_ale.distinct_curves", t, feature="x1", value=3)["verdict"] == REPRODUCED
+    assert _run("book_ale.distinct_curves", t, feature="x1", value=2)["verdict"] == NOT_REPRODUCED
+    assert _run("book_ale.distinct_curves", t, feature="x1", value=5,
                 compare="at_most")["verdict"] == REPRODUCED
     share = _run("ice_share", t, feature="x1", range=[2.0, 8.0], value=0.5, compare="below")
     assert share["verdict"] == REPRODUCED and "0.25" in share["reproduced"]

@@ -19,21 +19,21 @@ NAMES = ["x1", "x2", "x3"]
 
 
 def _claim(**params) -> dict:
-    return {"id": "c", "kind": "i_toy", "text": "", "published": "",
+    return {"id": "c", "kind": "book_importance.toy", "text": "", "published": "",
             "where": {"scenario": "s", "learner": "rf", "method": "m"}, **params}
 
 
 @pytest.mark.parametrize(("point", "value", "atol"), [
     (1, 0.17, 0.005), (2, 0.25, 0.005), (3, 0.533, 0.0005), (None, 0.317, 0.0005)])
 def test_the_illustrations_printed_pi_and_pfi(point, value, atol):
-    (row,) = CLAIMS.get("i_toy")(_claim(point=point, value=value, atol=atol),
+    (row,) = CLAIMS.get("book_importance.toy")(_claim(point=point, value=value, atol=atol),
                                  Tables(pd.DataFrame(), {}, pd.DataFrame()))
     assert row["verdict"] == REPRODUCED
-    (row,) = CLAIMS.get("i_toy")(_claim(point=point, value=value + 0.01, atol=atol),
+    (row,) = CLAIMS.get("book_importance.toy")(_claim(point=point, value=value + 0.01, atol=atol),
                                  Tables(pd.DataFrame(), {}, pd.DataFrame()))
     assert row["verdict"] == NOT_REPRODUCED
     with pytest.raises(ValueError, match="point must be one of"):
-        CLAIMS.get("i_toy")(_claim(point=4, value=value), Tables(pd.DataFrame(), {},
+        CLAIMS.get("book_importance.toy")(_claim(point=4, value=value), Tables(pd.DataFrame(), {},
                                                                 pd.DataFrame()))
 
 

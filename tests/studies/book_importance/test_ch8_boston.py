@@ -76,7 +76,7 @@ def _context(n: int = 40) -> ExplainContext:
 
 def test_illustration_rows_permute_keep_the_values_and_drop_refits():
     ctx = _context()
-    spec = METHODS.get("illustration_rows")
+    spec = METHODS.get("book_importance.illustration_rows")
     out = spec(ctx, {"permute": ["a"], "drop": ["a"], "shuffles": 3},
                np.random.default_rng(1))
     original = out[out["table"] == "original"].pivot(index="row", columns="column",
@@ -193,11 +193,11 @@ def test_shuffle_conflicts_and_permuted_marginal():
     kept = _rows_table([weekday, weekday], work, holiday, weekday)
     assert _contrast("shuffle_conflicts", kept, value=0.0,
                      compare="above")["verdict"] != REPRODUCED
-    assert _row("permuted_marginal", other=shuffled, feature="weekday")["verdict"] == \
-        REPRODUCED
+    assert _row("book_importance.permuted_marginal", other=shuffled,
+                feature="weekday")["verdict"] == REPRODUCED
     altered = _rows_table([np.full(14, 3.0)], work, holiday, weekday)
-    assert _row("permuted_marginal", other=altered, feature="weekday")["verdict"] == \
-        NOT_REPRODUCED
+    assert _row("book_importance.permuted_marginal", other=altered,
+                feature="weekday")["verdict"] == NOT_REPRODUCED
 
 
 #: the study's figure entries (the layer's drawers draw most of them from their YAML alone)
@@ -217,8 +217,8 @@ class Written(WrittenInputs):
 
 def test_illustration_table_figure_draws_the_intact_and_the_changed_tables(tmp_path):
     ctx = _context()
-    rows = METHODS.get("illustration_rows")(ctx, {"permute": ["a", "b"], "drop": ["a"]},
-                                            np.random.default_rng(1))
+    rows = METHODS.get("book_importance.illustration_rows")(
+        ctx, {"permute": ["a", "b"], "drop": ["a"]}, np.random.default_rng(1))
     d = Written(tmp_path)
     d.table("s", "rf", "rows_m", "table", rows.assign(rep=0))
     source = {"source": "book_importance.illustration"}

@@ -1,5 +1,6 @@
 """Chapter 9 simulations of the book (PFI and LOCO over a correlation sweep): the claim kinds
-importance_contrast (the layer's) and s_fit_better and the benchmark errors through ``contrast``
+importance_contrast (the layer's) and book_importance.fit_better and the benchmark errors through
+``contrast``
 (each on a case that holds and one that fails), the book's places from the layer's ranks, and
 the figures on synthetic inputs."""
 
@@ -126,14 +127,14 @@ def _fit(scenario: str, mse: dict[str, float]) -> pd.DataFrame:
 def test_s_fit_better_orders_learners_by_their_errors():
     t = _tables(_fit("s", {"lm": 1e-4, "svm": 0.02, "rf": 0.08}))
     where = {"scenario": "s", "method": "fit"}
-    best = _row("s_fit_better", t, **where, learner="lm", than=["svm", "rf"], k=2.0)
+    best = _row("book_importance.fit_better", t, **where, learner="lm", than=["svm", "rf"], k=2.0)
     assert best["verdict"] == REPRODUCED and "s/rf/fit" in best["reproduced"]
     # one of the two fails: the joint fails
-    assert _row("s_fit_better", t, **where, learner="svm", than=["lm", "rf"],
+    assert _row("book_importance.fit_better", t, **where, learner="svm", than=["lm", "rf"],
                 k=2.0)["verdict"] == NOT_REPRODUCED
-    assert _row("s_fit_better", t, **where, learner="svm", than=["rf"], metric="r2_test",
-                k=2.0)["verdict"] == REPRODUCED
-    gone = _row("s_fit_better", t, **where, learner="lm", than=["knn"], k=2.0)
+    assert _row("book_importance.fit_better", t, **where, learner="svm", than=["rf"],
+                metric="r2_test", k=2.0)["verdict"] == REPRODUCED
+    gone = _row("book_importance.fit_better", t, **where, learner="lm", than=["knn"], k=2.0)
     assert gone["verdict"] == NO_DATA and "s/knn/fit" in gone["reason"]
 
 
@@ -179,7 +180,7 @@ def test_figures_draw_synthetic_inputs(tmp_path):
     inputs = FigureInputs(w.paths, w.methods, ["s_rho0", "s_rho0.99"])
     spec = {"title": "t", "caption": "c",
             "params": {"learners": {"rf": "forest", "svm": "SVM", "lm": "LM"}}}
-    FIGURES.get("book_importance.s_benchmark")(inputs, spec, tmp_path / "c.png",
+    FIGURES.get("book_importance.sim_benchmark")(inputs, spec, tmp_path / "c.png",
                                                tmp_path / "c.pdf")
     assert (tmp_path / "c.pdf").read_bytes()[:4] == b"%PDF"
 

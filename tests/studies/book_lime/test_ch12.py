@@ -64,7 +64,7 @@ def test_the_boundary_map_predicts_grid_and_rows():
     dgp = AleBookCh6("additive")
     df = dgp.sample(50, np.random.default_rng(6))
     ctx = true_model_context(dgp, df[dgp.feature_names].to_numpy(), df["y"].to_numpy())
-    out = METHODS.get("a_boundary")(ctx, {"grid_size": 4}, np.random.default_rng(7))
+    out = METHODS.get("book_lime.boundary")(ctx, {"grid_size": 4}, np.random.default_rng(7))
     grid, data = out[out["part"] == "grid"], out[out["part"] == "data"]
     assert len(grid) == 16 and len(data) == 50
     np.testing.assert_allclose(data["value"], dgp.f(ctx.X))

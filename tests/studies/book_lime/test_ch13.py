@@ -54,7 +54,7 @@ def _lime(slope: dict[str, callable], noise: float = 0.1, seed: int = 0) -> pd.D
 def _verdict(kind: str, other: pd.DataFrame, **params) -> dict:
     """The row of a claim of ``kind``, or of a ``contrast`` claim on the study's statistic
     ``kind`` (``book_lime.<kind>``)."""
-    if kind != "n_lime_window":
+    if kind != "book_lime.lime_window":
         params = {"statistic": f"book_lime.{kind}", **params}
         kind = "contrast"
     claim = {"id": "c", "kind": kind, "text": "", "published": "",
@@ -90,8 +90,9 @@ def test_window_holds_inside_and_fails_beyond():
     rows = _lime(LOCAL)
     claim = {"points": ["left", "right"], "truths": [5.0, 0.0], "feature": "x1", "k": 3.0,
              "atol": 0.0}
-    assert _verdict("n_lime_window", rows, **claim, between=[0.1, 0.5])["verdict"] == REPRODUCED
-    assert (_verdict("n_lime_window", rows, **claim, between=[0.1, 2.0])["verdict"]
+    assert (_verdict("book_lime.lime_window", rows, **claim, between=[0.1, 0.5])["verdict"]
+            == REPRODUCED)
+    assert (_verdict("book_lime.lime_window", rows, **claim, between=[0.1, 2.0])["verdict"]
             == NOT_REPRODUCED)
 
 
@@ -132,13 +133,13 @@ def _kde() -> pd.DataFrame:
 
 
 @pytest.mark.parametrize("name, params", [
-    ("book_lime.n_kde", {}),
-    ("book_lime.n_sine_fit", {"show": "reference"}),
-    ("book_lime.n_lime_lines", {"points": ["left_0"], "widths": [0.1, 2.0], "reference": True}),
-    ("book_lime.n_coef_paths", {"point_truths": {"left": 5}, "band": "normal"}),
-    ("book_lime.n_ideal_paths", {"features": ["a", "b", "c", "d", "e"]}),
-    ("book_lime.n_inclusion_paths", {"n_points": 2, "max_width": 4.0}),
-    ("book_lime.n_gower", {"point": "left", "feature": "x1", "truth": 5.0}),
+    ("book_lime.kde", {}),
+    ("book_lime.sine_fit", {"show": "reference"}),
+    ("book_lime.lime_lines", {"points": ["left_0"], "widths": [0.1, 2.0], "reference": True}),
+    ("book_lime.coef_paths", {"point_truths": {"left": 5}, "band": "normal"}),
+    ("book_lime.ideal_paths", {"features": ["a", "b", "c", "d", "e"]}),
+    ("book_lime.inclusion_paths", {"n_points": 2, "max_width": 4.0}),
+    ("book_lime.gower", {"point": "left", "feature": "x1", "truth": 5.0}),
 ])
 def test_figures_draw_synthetic_inputs(tmp_path, name, params):
     w = WrittenInputs(tmp_path)

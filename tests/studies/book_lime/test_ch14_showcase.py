@@ -1,6 +1,6 @@
 """Chapter 14's sketches and showcases: the binned bike data, the stability measure as the
 kit's spread of a cell's weights, its ratios through ``contrast``'s ``spread_ratio`` and the
-ratio of two ratios (``m_sd_ratio``; each a case that holds and one that fails), and the
+ratio of two ratios (``book_lime.sd_ratio``; each a case that holds and one that fails), and the
 figures on synthetic inputs."""
 
 from __future__ import annotations
@@ -68,9 +68,9 @@ def test_the_sd_ratio_holds_and_fails_between_points():
 
 
 def _ratio_of_ratios(rows: pd.DataFrame, **params) -> dict:
-    claim = {"id": "c", "kind": "m_sd_ratio", "text": "", "published": "", "k": 2.0,
+    claim = {"id": "c", "kind": "book_lime.sd_ratio", "text": "", "published": "", "k": 2.0,
              "where": {"scenario": "s", "learner": "tree", "method": "m"}, **params}
-    (row,) = CLAIMS.get("m_sd_ratio")(claim, _tables(rows))
+    (row,) = CLAIMS.get("book_lime.sd_ratio")(claim, _tables(rows))
     return row
 
 
@@ -94,7 +94,7 @@ def test_a_ratio_of_ratios_across_scenarios_and_learners():
 
 
 def test_bikes_binned_makes_every_feature_a_class():
-    dgp = DGPS.get("m_bikes_binned")(features=["season", "holiday", "temp", "hum"],
+    dgp = DGPS.get("book_lime.bikes_binned")(features=["season", "holiday", "temp", "hum"],
                                      bins=["temp", "hum"])
     data = dgp.data
     assert dgp.categorical == ("season", "holiday", "temp", "hum")
@@ -102,7 +102,7 @@ def test_bikes_binned_makes_every_feature_a_class():
     assert np.std(data["y"], ddof=1) == pytest.approx(1.0)
     assert set(dgp.levels["temp"]) == {0, 1, 2, 3}
     with pytest.raises(ValueError, match="bins\\[0\\]"):
-        DGPS.get("m_bikes_binned")(features=["season"], bins=["temp"]).data  # noqa: B018
+        DGPS.get("book_lime.bikes_binned")(features=["season"], bins=["temp"]).data  # noqa: B018
 
 
 def _sketch_rows(scale: float) -> pd.DataFrame:
@@ -129,12 +129,12 @@ def test_sketch_and_data_panels_draw(tmp_path):
                                                "y": np.sin(np.linspace(1, 1000, 50) / 50)}),
                                  tmp_path / "data" / "sk" / "c0.parquet"))
     inputs = FigureInputs(w.paths, w.methods, ["sk"])
-    _draw("book_lime.m_sketch", inputs, tmp_path, {"scale": 50.0, "kernel_width": 900.0})
+    _draw("book_lime.sketch", inputs, tmp_path, {"scale": 50.0, "kernel_width": 900.0})
     with pytest.raises(ValueError, match="no LIME rows of point 'other'"):
-        _draw("book_lime.m_sketch", inputs, tmp_path,
+        _draw("book_lime.sketch", inputs, tmp_path,
               {"scale": 50.0, "kernel_width": 900.0, "point": "other"})
-    _draw("book_lime.m_data_panels", inputs, tmp_path, {"kind": "scatter"})
-    _draw("book_lime.m_data_panels", inputs, tmp_path, {"kind": "box"})
+    _draw("book_lime.data_panels", inputs, tmp_path, {"kind": "scatter"})
+    _draw("book_lime.data_panels", inputs, tmp_path, {"kind": "box"})
 
 
 def test_weight_bands_draw_one_panel_per_setting(tmp_path):
@@ -144,7 +144,7 @@ def test_weight_bands_draw_one_panel_per_setting(tmp_path):
     inputs = FigureInputs(w.paths, w.methods, ["b"])
     panels = [{"method": "kde", "learner": "rf", "point": p, "title": p}
               for p in ("mean", "outlier")]
-    _draw("book_lime.m_weight_bands", inputs, tmp_path, {"panels": panels})
+    _draw("book_lime.weight_bands", inputs, tmp_path, {"panels": panels})
     with pytest.raises(ValueError, match="no LIME rows of method 'kde', learner 'tree'"):
-        _draw("book_lime.m_weight_bands", inputs, tmp_path,
+        _draw("book_lime.weight_bands", inputs, tmp_path,
               {"panels": [{**panels[0], "learner": "tree"}]})

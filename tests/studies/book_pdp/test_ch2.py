@@ -97,9 +97,9 @@ def test_the_share_of_centred_ice_curves_ending_below_or_above_their_anchor():
 
 def test_grid_start_is_exact_up_to_the_printed_rounding():
     est = _ice([-0.5, 0.2])
-    assert _row("grid_start", est, feature="age", value=0.17, atol=0.005)["verdict"] == \
+    assert _row("book_pdp.grid_start", est, feature="age", value=0.17, atol=0.005)["verdict"] == \
         REPRODUCED
-    missed = _row("grid_start", est, feature="age", value=0.42, atol=0.005)
+    missed = _row("book_pdp.grid_start", est, feature="age", value=0.42, atol=0.005)
     assert missed["verdict"] == NOT_REPRODUCED and "0.17 to 0.17" in missed["reproduced"]
 
 

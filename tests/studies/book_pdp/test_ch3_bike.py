@@ -56,12 +56,12 @@ def test_shape_gap_compares_curves_on_their_own_ranges():
                      _curve("half", "temp", 500.0)])
     args = {"feature": "temp", "statistic": "shape_gap", "value": 0.1, "compare": "below",
             "than": {"scenario": "m32", "feature": "atemp", "method": "a"}}
-    row = _row("bike_pdp_vs", est, "m31", **args)
+    row = _row("book_pdp.bike_pdp_vs", est, "m31", **args)
     assert row["verdict"] == REPRODUCED and row["detectable"] == 0.0
     # 500 x vs 1000 x on the grid: gap 500 (x), RMS over u in [0, 1] relative to 800
     x = 0.1 + 0.8 * np.linspace(0, 1, 101)
     expected = np.sqrt(np.mean((500 * x) ** 2)) / 800
-    row = _row("bike_pdp_vs", est, "half", **args)
+    row = _row("book_pdp.bike_pdp_vs", est, "half", **args)
     assert row["verdict"] == NOT_REPRODUCED and f"{expected:.4g}" in row["reproduced"]
 
 
@@ -71,15 +71,16 @@ def test_rise_sum_ratio_adds_two_features_effects():
                      _curve("both2", "temp", 600.0), _curve("both2", "atemp", 100.0, method="a")])
     args = {"feature": "temp", "statistic": "rise_sum_ratio", "than": {"scenario": "single"},
             "plus": {"feature": "atemp", "method": "a"}, "value": 1.0, "atol": 0.05}
-    assert _row("bike_pdp_vs", est, "both", **args)["verdict"] == REPRODUCED
-    assert _row("bike_pdp_vs", est, "both2", **args)["verdict"] == NOT_REPRODUCED
+    assert _row("book_pdp.bike_pdp_vs", est, "both", **args)["verdict"] == REPRODUCED
+    assert _row("book_pdp.bike_pdp_vs", est, "both2", **args)["verdict"] == NOT_REPRODUCED
     with pytest.raises(ValueError, match="needs plus"):
-        _row("bike_pdp_vs", est, "both", **{**args, "plus": None})
+        _row("book_pdp.bike_pdp_vs", est, "both", **{**args, "plus": None})
 
 
 def test_a_missing_curve_is_no_data():
     est = _curve("one", "temp", 1.0)
-    row = _row("bike_pdp_vs", est, "one", feature="temp", than={"scenario": "two"}, value=1.0)
+    row = _row("book_pdp.bike_pdp_vs", est, "one", feature="temp", than={"scenario": "two"},
+               value=1.0)
     assert row["verdict"] == NO_DATA and "two" in row["reason"]
 
 
@@ -96,9 +97,9 @@ def test_metric_and_top_pair():
     assert _row("contrast", est, "s", **args, value=0.95)["verdict"] == REPRODUCED
     assert _row("contrast", est, "s", **args, value=0.995)["verdict"] == NOT_REPRODUCED
     top = {"measure": "kstar", "pair": "season:mnth"}
-    assert _row("bike_top_pair", est, "s", **top, ratio=0.5)["verdict"] == REPRODUCED
-    assert _row("bike_top_pair", est, "s", **top, ratio=0.3)["verdict"] == NOT_REPRODUCED
-    assert _row("bike_top_pair", est, "s", measure="kstar", pair="mnth:weathersit",
+    assert _row("book_pdp.bike_top_pair", est, "s", **top, ratio=0.5)["verdict"] == REPRODUCED
+    assert _row("book_pdp.bike_top_pair", est, "s", **top, ratio=0.3)["verdict"] == NOT_REPRODUCED
+    assert _row("book_pdp.bike_top_pair", est, "s", measure="kstar", pair="mnth:weathersit",
                 ratio=0.9)["verdict"] == NOT_REPRODUCED
 
 

@@ -53,7 +53,7 @@ def test_gap_marginal_measures_the_distance_from_the_untruncated_normal():
     # the lower half of the plane loses the square 0 < x <= 1.5 (as the gap does to x2)
     cut = normal[~((normal > 0) & (normal <= 1.5))]
     X = np.column_stack([normal[:len(cut)], cut])
-    out = METHODS.get("gap_marginal")(_ctx(X, ["x1", "x2"]), {}, rng)
+    out = METHODS.get("book_pdp.gap_marginal")(_ctx(X, ["x1", "x2"]), {}, rng)
     got = dict(zip(out["metric"], out["value"], strict=True))
     assert list(got) == ["mean:x1", "sd:x1", "ks:x1", "mean:x2", "sd:x2", "ks:x2"]
     assert got["ks:x2"] == pytest.approx(stats.kstest(cut, "norm").statistic)
@@ -61,7 +61,7 @@ def test_gap_marginal_measures_the_distance_from_the_untruncated_normal():
     # (its 1% critical value), while the cut law is 0.22 away (population value)
     assert got["ks:x1"] < 1.63 / np.sqrt(len(cut)) < 0.1 < got["ks:x2"]
     assert got["mean:x2"] == pytest.approx(cut.mean())
-    shifted = METHODS.get("gap_marginal")(_ctx(X, ["x1", "x2"]),
+    shifted = METHODS.get("book_pdp.gap_marginal")(_ctx(X, ["x1", "x2"]),
                                           {"features": ["x1"], "mean": 1.0}, rng)
     assert shifted["metric"].tolist() == ["mean:x1", "sd:x1", "ks:x1"]
     assert shifted["value"].iloc[2] > 0.3  # N(0, 1) data against N(1, 1): 0.38 apart
@@ -140,15 +140,17 @@ def _potato(x1: float, x2: float) -> float:
 
 def test_surface_equals_f_is_exact():
     where = {"scenario": "a", "learner": "truth", "method": "m"}
-    row = _row("surface_equals_f", _surface(_potato), where, f=POTATO, features=["x1", "x2"])
+    row = _row("book_pdp.surface_equals_f", _surface(_potato), where, f=POTATO,
+               features=["x1", "x2"])
     assert row["verdict"] == REPRODUCED and "800 points (2 reps)" in row["reproduced"]
     # the plain sum (no zero corners) differs by up to 1 + 9/19 = 1.47 (at x1 = 1, x2 = 9/19,
     # the largest grid point of a zero corner)
-    plain = _row("surface_equals_f", _surface(lambda a, b: a + b), where, f=POTATO,
+    plain = _row("book_pdp.surface_equals_f", _surface(lambda a, b: a + b), where, f=POTATO,
                  features=["x1", "x2"])
     assert plain["verdict"] == NOT_REPRODUCED and ": 1.47" in plain["reproduced"]
     with pytest.raises(ValueError, match="claim c: f"):
-        _row("surface_equals_f", _surface(_potato), where, f="x1 + x3", features=["x1", "x2"])
+        _row("book_pdp.surface_equals_f", _surface(_potato), where, f="x1 + x3",
+             features=["x1", "x2"])
 
 
 def test_curve_kink_sees_the_potato_pdp_bend():

@@ -71,14 +71,14 @@ def test_negative_settings_counts_settings_with_a_clearly_negative_slope():
     kw = {"feature": "x", "range": [-1, 1], "settings": ["a", "b", "c", "d", "e"],
           "scenario": "a"}
     # 2 negative (a, b), 1 undecided (d), 1 not run (e, undecided too): the count is 2 to 4
-    row = _row("sem_negative_settings", est, value=2, **kw)
+    row = _row("book_pdp.sem_negative_settings", est, value=2, **kw)
     assert row["verdict"] == REPRODUCED
     assert "not run: e" in row["reproduced"]
-    assert _row("sem_negative_settings", est, value=4, **kw)["verdict"] == REPRODUCED
-    assert _row("sem_negative_settings", est, value=1, **kw)["verdict"] == NOT_REPRODUCED
-    assert _row("sem_negative_settings", est, value=5, compare="below",
+    assert _row("book_pdp.sem_negative_settings", est, value=4, **kw)["verdict"] == REPRODUCED
+    assert _row("book_pdp.sem_negative_settings", est, value=1, **kw)["verdict"] == NOT_REPRODUCED
+    assert _row("book_pdp.sem_negative_settings", est, value=5, compare="below",
                 **kw)["verdict"] == REPRODUCED
-    assert _row("sem_negative_settings", est, value=4, compare="below",
+    assert _row("book_pdp.sem_negative_settings", est, value=4, compare="below",
                 **kw)["verdict"] != REPRODUCED
 
 

@@ -147,6 +147,10 @@ def _ctx(f, X_train, X_test) -> ExplainContext:
                           X_test=X_test, y_test=f(X_test))
 
 
+#: the prefix of the study's registered names
+CS = "conditional_subgroups."
+
+
 def _run(name, ctx, params, seed=0):
     return METHODS.get(name)(ctx, params, np.random.default_rng(seed))
 
@@ -161,7 +165,7 @@ PFI = {"n_repeats": 20, "loss": "absolute", "data": "test"}
 def test_depth_zero_is_the_marginal_pfi():
     """One subgroup: the permutation stream is the PFI method's, value for value."""
     ctx = _ctx(_f, _grouped(), _grouped(seed=6))
-    ours = _run("cs_pfi_quantiles", ctx, {**PFI, "sampler_params": {"max_depth": 0}}, seed=9)
+    ours = _run(CS + "cs_pfi_quantiles", ctx, {**PFI, "sampler_params": {"max_depth": 0}}, seed=9)
     pfi = _run("pfi", ctx, {**PFI, "aggregate": "median"}, seed=9)
     np.testing.assert_allclose(ours["value"], pfi["value"], rtol=1e-12)
     assert (ours["split_on"] == "").all() and (ours["n_groups"] == 1).all()
@@ -169,13 +173,13 @@ def test_depth_zero_is_the_marginal_pfi():
     assert x2["value"] == x2["lower"] == x2["upper"] == 0.0
     x1 = ours.set_index("feature").loc["x1"]
     assert x1["lower"] <= x1["value"] <= x1["upper"] and x1["n_repeats"] == 20
-    depths = _run("cs_pfi_depths", ctx, {**PFI, "depths": [0, 1], "aggregate": "median",
-                                         "quantiles": [0.05, 0.95],
-                                         "sampler_params": {"tree": "distribution"}}, seed=9)
+    depths = _run(CS + "cs_pfi_depths", ctx, {**PFI, "depths": [0, 1], "aggregate": "median",
+                                              "quantiles": [0.05, 0.95],
+                                              "sampler_params": {"tree": "distribution"}}, seed=9)
     at0 = depths[depths["depth"] == 0].reset_index(drop=True)
     cols = ["feature", "value", "lower", "upper", "n_repeats", "n_groups"]
     pd.testing.assert_frame_equal(at0[cols], ours[cols], check_exact=False, rtol=1e-12)
-    # depth 1 of x1 splits on the levels of g, as the cs_pfi_quantiles tree does
+    # depth 1 of x1 splits on the levels of g, as the tree of cs_pfi_quantiles does
     at1 = depths[depths["depth"] == 1].set_index("feature")
     assert at1.loc["x1", "n_groups"] == 2 and at1.loc["x1", "upper"] <= 0.1
 
@@ -184,12 +188,12 @@ def test_cs_pfi_permutes_within_the_level_groups():
     """y = f(x) = x1 and x1 is known within 0.1 given g: permuting x1 within the groups of g
     moves the MAE by at most 0.1; marginally by about 10 * 2 * 0.5 * 0.5 = 5."""
     ctx = _ctx(_f, _grouped(), _grouped(seed=6))
-    cs = _run("cs_pfi_quantiles", ctx, {**PFI, "features": ["x1"]}).iloc[0]
+    cs = _run(CS + "cs_pfi_quantiles", ctx, {**PFI, "features": ["x1"]}).iloc[0]
     assert cs["split_on"] == "g" and cs["upper"] <= 0.1
-    marginal = _run("cs_pfi_quantiles", ctx, {**PFI, "features": ["x1"],
-                                              "sampler_params": {"max_depth": 0}}).iloc[0]
+    marginal = _run(CS + "cs_pfi_quantiles", ctx, {**PFI, "features": ["x1"],
+                                                   "sampler_params": {"max_depth": 0}}).iloc[0]
     assert marginal["lower"] > 3.0
-    local = _run("cs_pfi_local_rules", ctx, {**PFI, "features": ["x1"]})
+    local = _run(CS + "cs_pfi_local_rules", ctx, {**PFI, "features": ["x1"]})
     assert sorted(local["rule"]) == ["g = HIGH", "g = LOW"]
     assert local["n"].sum() == 300 and (local["upper"] <= 0.1).all()
     assert {tuple(json.loads(c)["g"]["levels"]) for c in local["conditions"]} == {
@@ -205,7 +209,7 @@ def test_cs_pdp_of_a_linear_model_is_exact_per_subgroup():
         return 2 * Z[:, 0] + Z[:, 2]
 
     ctx = _ctx(f, X, _grouped(seed=6))
-    out = _run("cs_pdp_rules", ctx, {"features": ["x1", "g"], "data": "test"})
+    out = _run(CS + "cs_pdp_rules", ctx, {"features": ["x1", "g"], "data": "test"})
     Xt = ctx.X_test
     for (feature, _), part in out.groupby(["feature", "group"]):
         rows = part.loc[part["kind"] == "row", "row"].to_numpy()
@@ -226,7 +230,7 @@ def test_cs_pdp_of_a_linear_model_is_exact_per_subgroup():
 
 def test_splits_and_bootstrap_refits():
     ctx = _ctx(_f, _grouped(), _grouped(seed=6))
-    out = _run("subgroup_splits", ctx, {"features": ["x1"], "n_boot": 5})
+    out = _run(CS + "subgroup_splits", ctx, {"features": ["x1"], "n_boot": 5})
     fitted = out[out["boot"] == -1]
     assert fitted["split_feature"].tolist() == ["g"] and fitted["left_levels"].tolist() == ["LOW"]
     assert set(out["boot"]) == set(range(-1, 5)) and (out["n_boot"] == 5).all()
@@ -237,14 +241,14 @@ def test_splits_on_all_rows_pool_the_training_and_test_rows():
     root holds every row, and the bootstrap resamples draw from all of them."""
     X, X_test = _grouped(), _grouped(seed=6)
     ctx = _ctx(_f, X, X_test)
-    train = _run("subgroup_splits", ctx, {"features": ["x1"], "n_boot": 2})
-    both = _run("subgroup_splits", ctx, {"features": ["x1"], "n_boot": 2, "rows": "all"})
+    train = _run(CS + "subgroup_splits", ctx, {"features": ["x1"], "n_boot": 2})
+    both = _run(CS + "subgroup_splits", ctx, {"features": ["x1"], "n_boot": 2, "rows": "all"})
     root = both[(both["boot"] == -1) & (both["node"] == 0)]
     assert root["n"].tolist() == [len(X) + len(X_test)]
     assert train.loc[(train["boot"] == -1) & (train["node"] == 0), "n"].tolist() == [len(X)]
     # resample: split draws fresh training splits: the training rows' size from all rows
-    splits = _run("subgroup_splits", ctx, {"features": ["x1"], "n_boot": 3, "rows": "all",
-                                           "resample": "split"})
+    splits = _run(CS + "subgroup_splits", ctx, {"features": ["x1"], "n_boot": 3, "rows": "all",
+                                                "resample": "split"})
     roots = splits[(splits["boot"] >= 0) & (splits["node"] == 0)]
     assert roots["n"].tolist() == [len(X)] * 3
 
@@ -257,7 +261,7 @@ def test_feature_predictability_of_a_copy_and_of_noise():
     X[:, 1] = X[:, 0]
     ctx = _ctx(_f, X, X[:10])
     ctx.dgp = type("D", (), {"categorical": ()})()
-    out = _run("feature_predictability", ctx, {"n_splits": 2, "n_estimators": 20})
+    out = _run(CS + "feature_predictability", ctx, {"n_splits": 2, "n_estimators": 20})
     value = out.set_index("feature")["value"]
     assert value["x1"] > 0.95 and value["g"] > 0.95 and value["x2"] < 0.3
     assert (out["n_splits"] == 2).all() and out["sd"].notna().all()
@@ -265,12 +269,12 @@ def test_feature_predictability_of_a_copy_and_of_noise():
 
 def test_methods_are_deterministic_given_the_seed():
     ctx = _ctx(_f, _grouped(), _grouped(seed=6))
-    for name, params in [("cs_pfi_quantiles", PFI), ("cs_pfi_local_rules", PFI),
-                         ("subgroup_splits", {"n_boot": 3})]:
+    for name, params in [(CS + "cs_pfi_quantiles", PFI), (CS + "cs_pfi_local_rules", PFI),
+                         (CS + "subgroup_splits", {"n_boot": 3})]:
         a, b = _run(name, ctx, params, seed=3), _run(name, ctx, params, seed=3)
         pd.testing.assert_frame_equal(a, b)
-    c = _run("cs_pfi_quantiles", ctx, PFI, seed=4)
-    assert not c["value"].equals(_run("cs_pfi_quantiles", ctx, PFI, seed=3)["value"])
+    c = _run(CS + "cs_pfi_quantiles", ctx, PFI, seed=4)
+    assert not c["value"].equals(_run(CS + "cs_pfi_quantiles", ctx, PFI, seed=3)["value"])
 
 
 # ---------------------------------------------------------------- claim kinds
@@ -282,6 +286,11 @@ def _tables(other=None, ranked=None):
                   truth={}, other=pd.DataFrame() if other is None else other.assign(**tag))
 
 
+def _kind(name: str):
+    """The study's claim kind ``name``."""
+    return CLAIMS.get(CS + name)
+
+
 def _claim(**kw):
     return {"id": "c", "text": "t", "published": "p",
             "where": {"scenario": "s", "learner": "l", "method": "m"}, **kw}
@@ -290,7 +299,7 @@ def _claim(**kw):
 def test_predictability_claim_uses_the_split_noise():
     est = pd.DataFrame({"method": "m", "feature": ["temp", "hum"], "value": [0.70, 0.20],
                         "sd": [0.02, 0.02], "n_splits": 20})
-    rows = CLAIMS.get("predictability_table")(_claim(values={"temp": 66, "hum": 43, "yr": 8}),
+    rows = _kind("predictability_table")(_claim(values={"temp": 66, "hum": 43, "yr": 8}),
                                               _tables(est))
     assert {r["claim"] for r in rows} == {"c"}  # one scorecard claim, a row per feature
     verdicts = {r["published"].split(":")[0]: r["verdict"] for r in rows}
@@ -304,7 +313,7 @@ def test_predictability_claim_uses_the_split_noise():
 
 
 def test_local_importance_matches_subgroups_by_their_conditions():
-    local_importance = CLAIMS.get("local_importance")
+    local_importance = _kind("local_importance")
     cond = [{"season": {"levels": ["SUMMER"]}, "hum": {"lo": 70.0, "hi": None}},
             {"season": {"levels": ["SUMMER"]}, "hum": {"lo": None, "hi": 70.0}},
             {"season": {"levels": ["WINTER"]}}]
@@ -335,7 +344,7 @@ def test_split_features_is_decided_by_the_bootstrap_trees(hits, verdict):
     above one half by more than 2 binomial SE (0.04), 0.5 straddles it, 0.2 lies below."""
     sets = [("season", "hum")] * hits + [("season",)] * (50 - hits)
     claim = _claim(feature="temp", expect=["season", "hum"], k=2.0)
-    row = CLAIMS.get("split_features")(claim, _tables(_boot_splits(sets, "m")))[0]
+    row = _kind("split_features")(claim, _tables(_boot_splits(sets, "m")))[0]
     assert row["verdict"] == verdict
     assert row["reproduced"].startswith(f"{hits / 50:.0%} of 50 bootstrap trees")
 
@@ -354,7 +363,7 @@ def test_claims_on_unsettled_subgroups_are_inconclusive(hits, verdict):
                      _boot_splits(sets)], ignore_index=True)
     claim = _claim(feature="temp", match={"season": ["SUMMER"], "hum": "above"},
                    range=[0, 40], expect="zero", premise="splits")
-    row = CLAIMS.get("pdp_slope")(claim, _tables(est))[0]
+    row = _kind("pdp_slope")(claim, _tables(est))[0]
     assert row["verdict"] == verdict
     if verdict == "inconclusive":
         assert f"the trees of temp on {hits} of 50 random training splits split on hum, " \
@@ -367,7 +376,7 @@ def test_split_points_claim_uses_the_bootstrap_spread():
                          "split_feature": "temp", "threshold": v}
                         for b, vs in thresholds.items() for v in vs])
     claim = _claim(feature="season", split_feature="temp", points=[9.5, 30.0])
-    rows = CLAIMS.get("split_points")(claim, _tables(est))
+    rows = _kind("split_points")(claim, _tables(est))
     # SD of (8, 10, 9) = 1 and of (21.5, 20.5, 21) = 0.5: 9 is within 3, 21 is not near 30
     assert [r["verdict"] for r in rows] == ["reproduced", "not reproduced"]
 
@@ -402,7 +411,7 @@ def test_pdp_slope_claim_per_matching_subgroup(match, expect, verdict):
     est = _ice_table({"humid": 0.0, "dry": -5.0, "winter": 10.0},
                      {"humid": 3000, "dry": 4000, "winter": 1000})
     claim = _claim(feature="temp", match=match, range=[0, 40], expect=expect)
-    assert CLAIMS.get("pdp_slope")(claim, _tables(est))[0]["verdict"] == verdict
+    assert _kind("pdp_slope")(claim, _tables(est))[0]["verdict"] == verdict
 
 
 @pytest.mark.parametrize("expect, verdict", [("below", "reproduced"), ("above", "not reproduced")])
@@ -412,7 +421,7 @@ def test_pdp_group_level_claim(expect, verdict):
                      {"humid": 3000, "dry": 4000, "winter": 1000})
     claim = _claim(feature="temp", match={"season": ["SUMMER"], "hum": "above"},
                    than_match={"season": ["SUMMER"], "hum": "below"}, expect=expect)
-    assert CLAIMS.get("pdp_group_level")(claim, _tables(est))[0]["verdict"] == verdict
+    assert _kind("pdp_group_level")(claim, _tables(est))[0]["verdict"] == verdict
 
 
 @pytest.mark.parametrize("expect, value, atol, verdict", [
@@ -430,4 +439,4 @@ def test_pdp_level_gap_claim(expect, value, atol, verdict):
                         for i in range(50) for level, gap in gaps.items()])
     claim = _claim(feature="season", reference=1, levels=[2, 3, 4], expect=expect,
                    value=value, atol=atol)
-    assert CLAIMS.get("pdp_level_gap")(claim, _tables(est))[0]["verdict"] == verdict
+    assert _kind("pdp_level_gap")(claim, _tables(est))[0]["verdict"] == verdict

@@ -150,7 +150,7 @@ PARAMS = {"samplers": ["perm", "cart2", "trtr2", "trtr30", "ko", "imp", "ale", "
 
 
 def test_method_is_rerun_deterministic():
-    run = METHODS.get("data_fidelity")
+    run = METHODS.get("conditional_subgroups.data_fidelity")
     ctx = _context()
     a = run(ctx, PARAMS, np.random.default_rng(7))
     b = run(ctx, PARAMS, np.random.default_rng(7))
@@ -185,17 +185,17 @@ def test_rank_and_order_claims():
     t = _fidelity_tables(np.random.default_rng(0))
     base = {"family": "e3", "text": "", "published": "",
             "where": {"scenario": "e3_namea", "learner": "none", "method": "fid"}}
-    rank = CLAIMS.get("data_fidelity_rank")(
+    rank = CLAIMS.get("conditional_subgroups.data_fidelity_rank")(
         {**base, "id": "r", "samplers": ["hi", "mid", "lo"], "n_published": 100,
          "values": {"hi": {"mean": 1.0, "sd": 0.2}, "lo": {"mean": 1.0, "sd": 0.2}}}, t)
     assert [r["verdict"] for r in rank] == ["reproduced", "not reproduced"]
-    order = CLAIMS.get("data_fidelity_order")(
+    order = CLAIMS.get("conditional_subgroups.data_fidelity_order")(
         {**base, "id": "o", "higher": ["hi", "mid"], "lower": ["lo"]}, t)
     assert order[0]["verdict"] == "reproduced"
-    wrong = CLAIMS.get("data_fidelity_order")(
+    wrong = CLAIMS.get("conditional_subgroups.data_fidelity_order")(
         {**base, "id": "w", "higher": ["lo"], "lower": ["mid"]}, t)
     assert wrong[0]["verdict"] == "not reproduced"
-    share = CLAIMS.get("data_fidelity_share")(
+    share = CLAIMS.get("conditional_subgroups.data_fidelity_share")(
         {**base, "id": "s", "baseline": "lo", "min_share": 0.4, "pairs": [["mid", "hi"]]}, t)
     assert share[0]["verdict"] == "reproduced"  # mid keeps half of hi's gain over lo
 
@@ -209,7 +209,7 @@ def test_monotone_and_share_claims_on_a_tie():
                                                     ("lo", 3.0)))
     base = {"id": "m", "family": "e3", "text": "", "published": "",
             "where": {"scenario": "e3_namea", "learner": "none", "method": "fid"}}
-    rows = CLAIMS.get("data_fidelity_monotone")(
+    rows = CLAIMS.get("conditional_subgroups.data_fidelity_monotone")(
         {**base, "sequences": [["lo", "mid", "hi"], ["mid", "tie"], ["hi", "lo"]]}, t)
     assert [r["verdict"] for r in rows] == ["reproduced", "inconclusive", "not reproduced"]
     # the power of the tie's row: 2 t(2) SE of tie - mid over the 8 (data set, feature) pairs
@@ -221,7 +221,7 @@ def test_monotone_and_share_claims_on_a_tie():
                                                   * d.std(ddof=1) / np.sqrt(8))
     # D = (mid - lo) - 1.0 (tie - lo) = -d: its interval straddles 0, and that passes
     assert abs(d.mean()) < 2 * d.std(ddof=1) / np.sqrt(8)
-    share = CLAIMS.get("data_fidelity_share")(
+    share = CLAIMS.get("conditional_subgroups.data_fidelity_share")(
         {**base, "baseline": "lo", "min_share": 1.0, "pairs": [["mid", "tie"]]}, t)
     assert share[0]["verdict"] == "reproduced"
     assert share[0]["detectable"] == pytest.approx(rows[1]["detectable"])

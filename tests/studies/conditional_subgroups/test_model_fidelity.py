@@ -37,12 +37,12 @@ def test_tables_load_numeric_without_missing_values(name):
 
 
 def test_regression_table_dgp_draws_rows_and_rejects_unknown_names():
-    dgp = make_dgp("regression_table", {"name": "quakes"})
+    dgp = make_dgp("conditional_subgroups.regression_table", {"name": "quakes"})
     assert dgp.feature_names == ["lat", "long", "depth"]
     assert len(dgp.sample(300, np.random.default_rng(0))) == 300
     assert len(dgp.sample(None, np.random.default_rng(0))) == 1000
     with pytest.raises(ValueError, match="name must be one of"):
-        make_dgp("regression_table", {"name": "wine"})
+        make_dgp("conditional_subgroups.regression_table", {"name": "wine"})
 
 
 def test_on_curve_interpolates_and_leaves_out_rows_outside_the_grid():
@@ -122,7 +122,7 @@ def test_registered_method_is_deterministic_and_declares_test_rows():
     X = rng.normal(size=(600, 3))
     X[:, 0] += X[:, 1]
     y = _additive(X)
-    spec = METHODS.get("model_fidelity")
+    spec = METHODS.get("conditional_subgroups.model_fidelity")
     assert spec.kind == "metric"
     params = {"features": ["a", "c"]}
     # the validator rejects a scenario without test rows before any job runs
@@ -149,7 +149,7 @@ def _claim(**extra) -> dict:
 def test_fidelity_order_needs_a_difference_beyond_its_standard_error():
     t = _tables({"pdp": [5.0, 6.0, 7.0, 8.0], "cart2": [4.0, 5.1, 5.9, 7.0],
                  "same": [5.0, 6.0, 7.0, 8.0]})
-    order = CLAIMS.get("fidelity_order")
+    order = CLAIMS.get("conditional_subgroups.fidelity_order")
     lower = order(_claim(pairs=[["cart2", "pdp"], ["same", "pdp"]]), t)
     assert [r["verdict"] for r in lower] == ["reproduced", "not reproduced"]
     ties = order(_claim(pairs=[["same", "pdp"], ["pdp", "cart2"]], expect="not_higher"), t)
@@ -162,7 +162,7 @@ def test_fidelity_order_straddle():
     not higher: the interval does not lie wholly below 0, reproduced; both detect 2 t(2) SE,
     t(2) the t quantile at Phi(2) with 3 df (4 feature x rep units)."""
     t = _tables({"pdp": [5.0, 6.0, 7.0, 8.0], "near": [4.5, 6.3, 6.6, 8.2]})
-    order = CLAIMS.get("fidelity_order")
+    order = CLAIMS.get("conditional_subgroups.fidelity_order")
     for expect, verdict in (("lower", "inconclusive"), ("not_higher", "reproduced")):
         (row,) = order(_claim(pairs=[["near", "pdp"]], expect=expect), t)
         assert row["verdict"] == verdict
@@ -173,7 +173,7 @@ def test_fidelity_order_straddle():
 def test_fidelity_close_and_values():
     t = _tables({"pdp": [10.0, 10.0, 10.0], "ale": [10.1, 10.0, 10.2],
                  "far": [11.4, 11.5, 11.6], "near": [10.3, 10.5, 10.7]})
-    close = CLAIMS.get("fidelity_close")(
+    close = CLAIMS.get("conditional_subgroups.fidelity_close")(
         _claim(pairs=[["ale", "pdp"], ["far", "pdp"], ["near", "pdp"]], margin=0.05), t)
     # near: |d| = 0.5 +- t(2) SE (SE 0.2 / sqrt(3), t(2) at 2 df) straddles the bound 0.05 x
     # 10 = 0.5: inconclusive (was: not reproduced); far: 1.5 - t(2) SE lies wholly above it
@@ -181,7 +181,7 @@ def test_fidelity_close_and_values():
     assert close[2]["detectable"] == pytest.approx(2 * float(t_multiplier(2, 2)) * 0.2
                                                    / np.sqrt(3))
     # split SE 0.1 at one rep of 100 test rows, published 400: 3 x 0.1 x sqrt(1.25) = 0.34
-    values = CLAIMS.get("fidelity_values")(
+    values = CLAIMS.get("conditional_subgroups.fidelity_values")(
         _claim(values={"ale": 10.4, "far": 10.9}, published_test_rows=400), t)
     assert [r["verdict"] for r in values] == ["reproduced", "not reproduced"]
     assert values[0]["detectable"] == pytest.approx(2 * 3 * 0.1 * np.sqrt(1.25))

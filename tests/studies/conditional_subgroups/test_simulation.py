@@ -23,7 +23,7 @@ Z = 4.0  # Monte Carlo checks: |estimate - expected| <= 4 SE (two-sided level 6e
 
 
 def _context(scenario: str, n: int, seed: int, model=None) -> ExplainContext:
-    dgp = make_dgp("cspfi_simulation", {"scenario": scenario, "p": 10})
+    dgp = make_dgp("conditional_subgroups.simulation", {"scenario": scenario, "p": 10})
     df = dgp.sample(n, np.random.default_rng(seed))
     X, y = df[dgp.feature_names].to_numpy(), df["y"].to_numpy()
     k = 2 * n // 3
@@ -38,7 +38,7 @@ def _context(scenario: str, n: int, seed: int, model=None) -> ExplainContext:
 def test_setting_one_truth_is_the_true_models_monte_carlo_pfi(scenario):
     """Setting I: the closed forms (4, 4, 9.457, 100) equal a simulation of eq. 1 for f itself
     (fresh rows, X~1 from the DGP's conditional law), which shares no code with them."""
-    dgp = make_dgp("cspfi_simulation", {"scenario": scenario, "p": 10})
+    dgp = make_dgp("conditional_subgroups.simulation", {"scenario": scenario, "p": 10})
     f = TrueFunction().bind(dgp).predict
     value, se = model_pfi_truth(f, dgp, 0, 400_000, np.random.default_rng(7))
     assert abs(value - true_pfi_x1(scenario)["conditional"]) <= Z * se
@@ -58,8 +58,8 @@ def test_setting_two_truth_of_a_linear_model():
 
 def test_model_pfi_truth_method_returns_value_and_se():
     ctx = _context("nonlinear", 600, 2)
-    out = METHODS.get("model_pfi_truth")(ctx, {"features": ["x1"], "n_mc": 20_000},
-                                             np.random.default_rng(0))
+    out = METHODS.get("conditional_subgroups.model_pfi_truth")(
+        ctx, {"features": ["x1"], "n_mc": 20_000}, np.random.default_rng(0))
     assert list(out["feature"]) == ["x1"]
     assert abs(out["value"].iloc[0] - true_pfi_x1("nonlinear")["conditional"]) <= (
         Z * out["se"].iloc[0])
@@ -67,7 +67,7 @@ def test_model_pfi_truth_method_returns_value_and_se():
 
 @pytest.mark.parametrize("tree, extra", [("cart", {"cp": 0.0}), ("distribution", {"alpha": 1.0})])
 def test_tree_cut_back_equals_tree_grown_to_that_depth(tree, extra):
-    dgp = make_dgp("cspfi_simulation", {"scenario": "nonlinear", "p": 10})
+    dgp = make_dgp("conditional_subgroups.simulation", {"scenario": "nonlinear", "p": 10})
     X = dgp.sample_features(1500, np.random.default_rng(4))
     deep = fit_sampler("subgroups", X, 0, np.random.default_rng(1),
                        {"tree": tree, "max_depth": 6, **extra})
@@ -105,7 +105,7 @@ def test_depth_sweep_starts_at_marginal_pfi_and_counts_subgroups():
     """Depth 0 is one group (marginal PFI: 10 for the linear scenario); every depth at most
     doubles the subgroups; with many rows, depth 6 comes close to the conditional PFI (4)."""
     ctx = _context("linear", 6000, 6)
-    out = METHODS.get("cs_pfi_depths")(
+    out = METHODS.get("conditional_subgroups.cs_pfi_depths")(
         ctx, {"features": ["x1"], "data": "test", "depths": [0, 1, 2, 6],
               "sampler_params": {"tree": "cart", "cp": 0.0}}, np.random.default_rng(0))
     by = out.set_index("depth")
@@ -119,8 +119,8 @@ def test_depth_sweep_starts_at_marginal_pfi_and_counts_subgroups():
 def test_depth_sweep_rejects_a_negative_depth_before_running():
     ctx = _context("linear", 300, 6)
     with pytest.raises(ValueError, match=r"depths\[0\]: -1 is out of range"):
-        METHODS.get("cs_pfi_depths")(ctx, {"features": ["x1"], "depths": [-1, 2]},
-                                     np.random.default_rng(0))
+        METHODS.get("conditional_subgroups.cs_pfi_depths")(
+            ctx, {"features": ["x1"], "depths": [-1, 2]}, np.random.default_rng(0))
 
 
 def test_fitted_sampler_is_shared_by_key():
@@ -145,6 +145,10 @@ def _tables(errors: dict[str, np.ndarray], truth: float = 4.0) -> Tables:
                   truths={(sc, "importance"): table})
 
 
+#: the study's claim kinds these tests run
+PFI_MSE, MSE_ORDER = "conditional_subgroups.pfi_mse", "conditional_subgroups.mse_order"
+
+
 def _claim(kind: str, methods, **extra) -> dict:
     return {"id": "c", "kind": kind, "text": "t", "published": "p",
             "where": {"scenario": "n300_scenariolinear_p10", "learner": "truth",
@@ -154,7 +158,7 @@ def _claim(kind: str, methods, **extra) -> dict:
 def test_pfi_mse_claim_verdicts():
     rng = np.random.default_rng(0)
     errs = {"a": rng.normal(0, 1, 400), "b": rng.normal(0, 2, 400)}  # MSE about 1 and 4
-    rows = CLAIMS.get("pfi_mse")(_claim("pfi_mse", ["a", "b"], values=[1.0, 1.0]), _tables(errs))
+    rows = CLAIMS.get(PFI_MSE)(_claim(PFI_MSE, ["a", "b"], values=[1.0, 1.0]), _tables(errs))
     assert [r["verdict"] for r in rows] == ["reproduced", "not reproduced"]
     assert rows[0]["published"] == "1"
 
@@ -183,15 +187,15 @@ def test_mse_order_and_bias_claims():
     errs = {"good": rng.normal(0, 1, 200), "bad": rng.normal(3, 1, 200),
             "same": rng.normal(0, 1, 200)}
     t = _tables(errs)
-    order = CLAIMS.get("mse_order")
-    assert order(_claim("mse_order", "good", worse=["bad"]), t)[0]["verdict"] == "reproduced"
-    assert order(_claim("mse_order", "bad", worse=["good"]), t)[0]["verdict"] == (
+    order = CLAIMS.get(MSE_ORDER)
+    assert order(_claim(MSE_ORDER, "good", worse=["bad"]), t)[0]["verdict"] == "reproduced"
+    assert order(_claim(MSE_ORDER, "bad", worse=["good"]), t)[0]["verdict"] == (
         "not reproduced")
-    not_worse = _claim("mse_order", "same", worse=["good"], expect="not_worse")
+    not_worse = _claim(MSE_ORDER, "same", worse=["good"], expect="not_worse")
     assert order(not_worse, t)[0]["verdict"] == "reproduced"  # not detectably worse: passes
     # "same" has the MSE of "good": the paired difference straddles 0, a coin flip whether it
     # is better, inconclusive (was: not reproduced)
-    assert order(_claim("mse_order", "same", worse=["good"]), t)[0]["verdict"] == (
+    assert order(_claim(MSE_ORDER, "same", worse=["good"]), t)[0]["verdict"] == (
         "inconclusive")
     # the mean error as a contrast claim: its bias below or above the truth
     bias = CLAIMS.get("contrast")
@@ -216,7 +220,7 @@ def test_mse_order_is_the_paired_test_of_squared_errors_against_each_worse_metho
     rng = np.random.default_rng(3)
     errs = {"good": rng.normal(0, 1, 20), "bad": rng.normal(3, 1, 20),
             "worst": rng.normal(5, 1, 20)}
-    (row,) = CLAIMS.get("mse_order")(_claim("mse_order", "good", worse=["bad", "worst"]),
+    (row,) = CLAIMS.get(MSE_ORDER)(_claim(MSE_ORDER, "good", worse=["bad", "worst"]),
                                      _tables(errs))
     assert row["verdict"] == "reproduced"
     half = [float(t_multiplier(2.0, 19)) * np.std(errs["good"] ** 2 - errs[w] ** 2, ddof=1)

@@ -1,4 +1,5 @@
-"""The ``bikeshare`` DGP of Fig. 9: the hourly rentals, offline (ISLP) or from the UCI file."""
+"""The ``extrapolation.bikeshare`` DGP of Fig. 9: the hourly rentals, offline (ISLP) or from the
+UCI file."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from imlbench.studies.extrapolation.dgp_bike import BikeShare
 
 
 def test_bikeshare_dgp():
-    dgp = make_dgp("bikeshare", {})
+    dgp = make_dgp("extrapolation.bikeshare", {})
     assert isinstance(dgp, BikeShare)
     assert not dgp.has_truth
     assert dgp.feature_names == ISLP_FEATURES
@@ -35,7 +36,7 @@ def test_bikeshare_dgp():
 
 def test_bikeshare_uci_source(tmp_path):
     path = write_uci(tmp_path / "hour.csv")
-    dgp = make_dgp("bikeshare", {"source": "uci", "path": str(path)})
+    dgp = make_dgp("extrapolation.bikeshare", {"source": "uci", "path": str(path)})
     assert dgp.feature_names == UCI_FEATURES
     assert dgp.sample(None, np.random.default_rng(0))["day"].tolist() == UCI_DAYS
 

@@ -40,17 +40,17 @@ learners:
 methods:
   pfi: {method: pfi, params: {n_repeats: 2}}
   oob: {method: oob_pfi, params: {scale: true}, learners: [rf]}
-  lm_theory: {method: linear_pfi_theory, learners: [lm]}
+  lm_theory: {method: extrapolation.linear_pfi_theory, learners: [lm]}
   cpfi: {method: cpfi}
   loco: {method: loco, learners: [lm, rf]}  # refits: only the cheap learners
   permute_relearn: {method: permute_relearn, learners: [lm, rf]}
   pdp: {method: pdp, params: {features: [x1], grid: {kind: equidistant, size: 5}}}
   ice: {method: ice, params: {features: [x2], rows: reference, n_rows: 3,
                               grid: {kind: quantile, size: 4}}}
-  test_knockoff: {method: substitute_test, params: {substitute: knockoff}}
+  test_knockoff: {method: extrapolation.substitute_test, params: {substitute: knockoff}}
 scenarios:
   main:
-    dgp: copula_linear
+    dgp: extrapolation.copula_linear
     params: {beta: [1, 1, 0.5, 0], noise_sd: 0.1}
     sweep: {rho: [0.9]}
     n: 80
@@ -59,7 +59,7 @@ scenarios:
     learners: [lm, rf, gbm, mlp]
     methods: [pfi, oob, lm_theory, cpfi, loco, permute_relearn, pdp, ice]
   noise:
-    dgp: gaussian_noise_features
+    dgp: extrapolation.gaussian_noise_features
     params: {beta: [1, 0.5], rho: 0.5, snr: 2.0, q: 2}
     n: 60
     n_test: 60
@@ -86,7 +86,7 @@ def _run_all(study, root: Path, seed: int, reverse: bool = False) -> list[Path]:
         units = units[::-1]
     stages.run_batch(study, units, seed, root, max_rows=10_000)
     for sc in study.scenarios.values():
-        if sc.dgp == "copula_linear":
+        if sc.dgp == "extrapolation.copula_linear":
             stages.run_truth(study, sc.name, seed, root)
     return sorted((root / "results" / STUDY).rglob("*.parquet"))
 

@@ -64,7 +64,7 @@ def test_theorem1_matches_linear_pfi_theory_method(fitted):
         fit=lambda Xn, yn: LinearRegression().fit(Xn, yn).predict,
         fixed_rng=lambda label: np.random.default_rng(0),
     )
-    out = METHODS.get("linear_pfi_theory")(ctx, {}, np.random.default_rng(0))
+    out = METHODS.get("extrapolation.linear_pfi_theory")(ctx, {}, np.random.default_rng(0))
     theory = 2 * model.coef_**2 * np.mean((X - X.mean(axis=0)) ** 2, axis=0)
     assert list(out["feature"]) == dgp.feature_names
     np.testing.assert_allclose(out["value"], theory, rtol=1e-12)

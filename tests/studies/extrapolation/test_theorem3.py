@@ -1,5 +1,5 @@
 """Theorem 3 of Hooker, Mentch & Zhou (2021) for a least-squares fit, and the method
-``linear_relearn_theory`` that computes its right-hand sides.
+``extrapolation.linear_relearn_theory`` that computes its right-hand sides.
 
 By Frisch-Waugh, refitting without x_j raises the residual sum of squares by exactly
 b_j^2 sum_i delta_ij^2 (delta the residuals of x_j on the other features), so the
@@ -41,8 +41,8 @@ def ctx():
 
 
 def _theory(ctx, **params) -> np.ndarray:
-    return METHODS.get("linear_relearn_theory")(ctx, params, np.random.default_rng(1))[
-        "value"].to_numpy()
+    out = METHODS.get("extrapolation.linear_relearn_theory")(ctx, params, np.random.default_rng(1))
+    return out["value"].to_numpy()
 
 
 def test_drop_refit_equals_the_residual_theory_exactly(ctx):

@@ -40,7 +40,7 @@ def test_wine_source_reads_the_semicolon_file(tmp_path):
     path = tmp_path / "winequality-red.csv"
     path.write_text(WINE_HEAD)
     assert WINE_HEADER.startswith('"fixed acidity";"volatile acidity";"citric acid";')
-    dgp = make_dgp("pd_pfi_application", {"source": "wine", "path": str(path)})
+    dgp = make_dgp("pd_pfi_dgp.application", {"source": "wine", "path": str(path)})
     assert dgp.dominant == "alcohol"
     assert dgp.feature_names == list(WINE_COLUMNS.values())
     df = dgp.sample(None, np.random.default_rng(0))
@@ -48,7 +48,7 @@ def test_wine_source_reads_the_semicolon_file(tmp_path):
     comma = tmp_path / "comma.csv"
     comma.write_text(WINE_HEAD.replace(";", ","))
     with pytest.raises(ValueError, match="';'-separated"):
-        make_dgp("pd_pfi_application", {"source": "wine", "path": str(comma)}).data  # noqa: B018
+        make_dgp("pd_pfi_dgp.application", {"source": "wine", "path": str(comma)}).data  # noqa: B018
 
 
 @pytest.mark.parametrize("params, message", [
@@ -58,11 +58,11 @@ def test_wine_source_reads_the_semicolon_file(tmp_path):
 ])
 def test_bad_application_params(params, message):
     with pytest.raises(ValueError, match=message):
-        make_dgp("pd_pfi_application", params)
+        make_dgp("pd_pfi_dgp.application", params)
 
 
 def test_offline_substitute_table():
-    dgp = make_dgp("pd_pfi_application", {})
+    dgp = make_dgp("pd_pfi_dgp.application", {})
     df = dgp.sample(None, np.random.default_rng(0))
     assert df.shape == (1728, 10) and dgp.dominant == "livingArea"
     assert np.isfinite(df.to_numpy()).all() and 10 < df["y"].mean() < 14  # log dollars
@@ -88,11 +88,11 @@ def test_model_pd_interval_is_the_t_interval_of_the_ice_values():
     X = r.normal(size=(50, 2))
     model = LinearRegression().fit(X, X[:, 0] ** 2 + X[:, 1])
     grid = np.array([-1.0, 0.0, 1.0])
-    dgp = make_dgp("pd_pfi_application", {})
+    dgp = make_dgp("pd_pfi_dgp.application", {})
     ctx = ExplainContext(model=model, X=X[:30], y=np.zeros(30), feature_names=["a", "b"],
                          dgp=dgp, fit=lambda X_, y_: model.predict, fixed_rng=rng_for,
                          X_test=X[30:], y_test=r.normal(size=20))
-    out = METHODS.get("pd_pfi_model")(
+    out = METHODS.get("pd_pfi_dgp.model")(
         ctx, {"features": ["a"], "grid": {"kind": "values", "values": grid.tolist()}},
         np.random.default_rng(1))
     pdp = out[out["quantity"] == "pd"]
@@ -135,7 +135,7 @@ def _ctx(fit, n=120, seed=0):
             return predict(Z)
 
     return ExplainContext(model=Model(), X=X[:ntr], y=y[:ntr], feature_names=["a", "b", "c"],
-                          dgp=make_dgp("pd_pfi_application", {}), fit=fit,
+                          dgp=make_dgp("pd_pfi_dgp.application", {}), fit=fit,
                           fixed_rng=lambda label: rng_for(1, label), X_test=X[ntr:],
                           y_test=y[ntr:], sampler_rng=lambda key: rng_for(2, key))
 
@@ -152,7 +152,7 @@ def _mean(X, y):
 def test_resampled_method_on_a_tiny_table():
     params = {"features": ["a"], "m": 6, "grid": {"kind": "equidistant", "size": 5},
               "n_permutations": 2}
-    out = METHODS.get("pd_pfi_resampled")(_ctx(_lm), params, np.random.default_rng(0))
+    out = METHODS.get("pd_pfi_dgp.resampled")(_ctx(_lm), params, np.random.default_rng(0))
     mse = out[out["quantity"] == "mse"]
     assert len(mse) == 6 and (mse["n_test"] > 20).all()  # about 0.368 * 120 out-of-bag rows
     pfi = out[out["quantity"] == "pfi"].set_index("feature")
@@ -166,14 +166,14 @@ def test_resampled_method_on_a_tiny_table():
     assert len(refit) == 6 * 3
     assert refit.groupby("feature")["value"].mean()["a"] == pytest.approx(pfi.loc["a", "value"])
     # the splits do not depend on the learner: the mean model sees the same out-of-bag rows
-    other = METHODS.get("pd_pfi_resampled")(_ctx(_mean), params, np.random.default_rng(5))
+    other = METHODS.get("pd_pfi_dgp.resampled")(_ctx(_mean), params, np.random.default_rng(5))
     assert other.loc[other["quantity"] == "mse", "n_test"].tolist() == mse["n_test"].tolist()
     assert (mse["value"].to_numpy() < other.loc[other["quantity"] == "mse",
                                                 "value"].to_numpy()).all()
 
 
 def test_model_method_uses_the_test_rows():
-    out = METHODS.get("pd_pfi_model")(_ctx(_lm), {"features": ["a"]},
+    out = METHODS.get("pd_pfi_dgp.model")(_ctx(_lm), {"features": ["a"]},
                                          np.random.default_rng(0))
     pdp = out[out["quantity"] == "pd"]
     assert len(pdp) == 20 and set(out["n_test"]) == {120 - int(0.632 * 120)}
@@ -223,7 +223,7 @@ def test_the_wine_interval_claim_checks_midpoint_and_half_width():
     wine = {"id": "c", "text": "t", "published": "p", "best": "rf", "needs": "wine",
             "intervals": {"lm": [-0.098, -0.062]},
             "where": {"scenario": "s", "learner": ["rf", "lm"], "method": "r"}}
-    kind = CLAIMS.get("pd_pfi_mse_difference")
+    kind = CLAIMS.get("pd_pfi_dgp.mse_difference")
     rows = kind(wine, _tables([_mse_rows("rf", rf), _mse_rows("lm", lm)]))
     assert rows[0]["verdict"] == "no data" and "not checkable" in rows[0]["reproduced"]
     rows = kind(wine, _tables([_mse_rows("rf", rf, "wine"), _mse_rows("lm", lm, "wine")]))
@@ -270,7 +270,7 @@ def test_pfi_interval_claims_are_three_way():
     above a's (b 1.6 [1.4, 1.8]: not reproduced; it was "overlap" before). Power: 2 x (0.2 +
     0.2) = 0.8. Top features [a, b] with our top two a, c: the mismatch b 0.9 [0.7, 1.1] vs c
     1.0 [0.9, 1.1] overlaps: inconclusive (was reproduced), power 2 x (0.2 + 0.1) = 0.6."""
-    sep = CLAIMS.get("pd_pfi_pfi_separation")
+    sep = CLAIMS.get("pd_pfi_dgp.pfi_separation")
     claim = {"id": "s", "text": "t", "published": "p", "features": ["a", "b"],
              "where": {"scenario": "s", "learner": "rf", "method": ["lvl", "mdl"]}}
     a = (1.0, 0.8, 1.2)
@@ -281,7 +281,7 @@ def test_pfi_interval_claims_are_three_way():
                                    _pfi_rows("mdl", {"a": a, "b": model_b})]))
         assert [r["verdict"] for r in rows] == verdicts
         assert [r["detectable"] for r in rows] == pytest.approx([0.8, 0.8])
-    top = CLAIMS.get("pd_pfi_top_features")
+    top = CLAIMS.get("pd_pfi_dgp.top_features")
     claim = {"id": "k", "text": "t", "published": "p", "top": ["a", "b"],
              "where": {"scenario": "s", "learner": "rf", "method": "lvl"}}
     pfi = {"a": (1.2, 1.0, 1.4), "b": (0.9, 0.7, 1.1), "c": (1.0, 0.9, 1.1)}
@@ -296,7 +296,7 @@ def test_pfi_interval_claims_are_three_way():
 
 
 def test_width_claims_use_the_refits():
-    pd_pfi_width_ratio = CLAIMS.get("pd_pfi_width_ratio")
+    pd_pfi_width_ratio = CLAIMS.get("pd_pfi_dgp.width_ratio")
     r = np.random.default_rng(0)
     x = np.linspace(0, 1, 10)
     sd = np.where((x < 0.15) | (x > 0.85), 1.0, 0.2)  # wide at the ends
@@ -341,8 +341,9 @@ def test_fig6_reads_the_methods_of_its_roles(tmp_path):
     ctx = _ctx(_lm)
     params = {"features": ["a"], "n_permutations": 2}
     outputs = {
-        "lvl": METHODS.get("pd_pfi_resampled")(ctx, {**params, "m": 4}, np.random.default_rng(0)),
-        "mdl": METHODS.get("pd_pfi_model")(ctx, params, np.random.default_rng(1)),
+        "lvl": METHODS.get("pd_pfi_dgp.resampled")(ctx, {**params, "m": 4},
+                                                   np.random.default_rng(0)),
+        "mdl": METHODS.get("pd_pfi_dgp.model")(ctx, params, np.random.default_rng(1)),
     }
     paths = {"estimates": [], "data": [tmp_path / "data/app/c0.parquet"]}
     for name, out in outputs.items():

@@ -120,7 +120,7 @@ def test_refit_method_runs_the_declared_defaults():
     ctx = ExplainContext(model=None, X=X, y=y, feature_names=dgp.feature_names, dgp=dgp,
                          fit=lambda Xn, yn: LinearRegression().fit(Xn, yn).predict,
                          fixed_rng=lambda label: np.random.default_rng(0))
-    refits = METHODS.get("learner_refits")
+    refits = METHODS.get("pd_pfi_dgp.learner_refits")
     out = refits(ctx, {"max_refits": 3, "truth_fits": 2}, r)
     assert out.groupby("strategy")["refit"].nunique().to_dict() == {
         "ideal": 3, "bootstrap": 3, "subsampling": 3, "truth": 2}
@@ -167,7 +167,7 @@ def _write_refits(tmp_path, per_rep_shift_sd, bias=0.0, truth_runs=4000):
 
 def test_the_refit_method_declares_its_coverage_summary():
     """The summaries job condenses the refit method's files with :func:`summarise`."""
-    assert METHODS.get("learner_refits").summarise is summarise
+    assert METHODS.get("pd_pfi_dgp.learner_refits").summarise is summarise
 
 
 def test_coverage_summary_is_nominal_for_independent_refits(tmp_path):
@@ -303,7 +303,7 @@ def test_a_table_cell_has_no_verdict_from_one_repetition():
 
 PATTERN = {"id": "p", "text": "t", "published": "p", "quantity": "pd", "m": 15, "k": 2,
            "over": None, "where": {"scenario": "sc", "learner": "lm", "method": "refits"}}
-cells = CLAIMS.get("coverage_cells")
+cells = CLAIMS.get("pd_pfi_dgp.coverage_cells")
 
 
 @pytest.mark.parametrize(("coverage_", "verdict"), [(0.90, "reproduced"),
@@ -384,7 +384,7 @@ def test_lowest_and_refits_trend_are_three_way():
 
 def test_a_pattern_claims_own_columns_are_checked():
     """``than.column`` may move only the claim's columns (``imlbench check`` says so)."""
-    errors = CLAIMS.get("coverage_cells").errors
+    errors = CLAIMS.get("pd_pfi_dgp.coverage_cells").errors
     assert errors({"columns": ["boot*"], "than": {"column": {"boot*": "boot"}}}) == []
     [(key, message)] = errors({"columns": ["boot*"], "than": {"column": {"subs*": "subs"}}})
     assert key == "than" and "subs*" in message

@@ -1,6 +1,6 @@
-"""The toy of Fig. 2 of the PD/PFI-of-the-DGP study: its DGP-PD, the method ``pd_uncertainty``,
-the claim kind ``pd_variance_ratio``, the bias statistic ``pd_pfi_dgp.squared_bias`` of a
-``contrast`` claim, and the figures 1 and 2."""
+"""The toy of Fig. 2 of the PD/PFI-of-the-DGP study: its DGP-PD, the method
+``pd_pfi_dgp.pd_uncertainty``, the claim kind ``pd_pfi_dgp.pd_variance_ratio``, the bias statistic
+``pd_pfi_dgp.squared_bias`` of a ``contrast`` claim, and the figures 1 and 2."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ def rng(seed: int) -> np.random.Generator:
 
 def test_registered_and_sampled_as_specified():
     """The registry builds the toy; x1 ~ U(0, 10), x2, x3 ~ N(0, 1), noise SD 5."""
-    d = make_dgp("pdp_uncertainty_toy", {})
+    d = make_dgp("pd_pfi_dgp.pdp_uncertainty_toy", {})
     assert isinstance(d, PdpUncertaintyToy) and d.feature_names == ["x1", "x2", "x3"]
     df = d.sample(40_000, rng(1))
     X = df[d.feature_names].to_numpy()
@@ -84,7 +84,7 @@ def test_pd_uncertainty_shapes_and_sources():
     ctx = _toy_context(3)
     params = {"features": ["x1", "x2"], "n_mc_samples": 5, "n_mc_rows": 50,
               "grid": {"kind": "equidistant", "size": 70, "range": [0.0, 10.0]}}
-    out = METHODS.get("pd_uncertainty")(ctx, params, rng(4))
+    out = METHODS.get("pd_pfi_dgp.pd_uncertainty")(ctx, params, rng(4))
     assert len(out) == 2 * (1 + 5) * 70
     assert set(out.columns) >= {"feature", "source", "sample", "n_rows", "x", "value", "se"}
     counts = out.groupby(["feature", "source"])["sample"].nunique().to_dict()
@@ -97,7 +97,7 @@ def test_pd_uncertainty_shapes_and_sources():
     # the five MC samples differ, so do their curves
     mc = out[(out["feature"] == "x1") & (out["source"] == "mc")]
     assert mc.groupby("x")["value"].std().min() > 0
-    again = METHODS.get("pd_uncertainty")(ctx, params, rng(4))
+    again = METHODS.get("pd_pfi_dgp.pd_uncertainty")(ctx, params, rng(4))
     pd.testing.assert_frame_equal(out, again)
 
 
@@ -176,7 +176,7 @@ def _tables(other: pd.DataFrame, truth: pd.DataFrame | None = None) -> Tables:
     return Tables(ranked=pd.DataFrame(), truth={}, other=other, truths=truths)
 
 
-pd_variance_ratio = CLAIMS.get("pd_variance_ratio")
+pd_variance_ratio = CLAIMS.get("pd_pfi_dgp.pd_variance_ratio")
 BIAS = {**CLAIM, "kind": "contrast", "source": "derived", "statistic": "pd_pfi_dgp.squared_bias",
         "truth": "effects", "compare": "above", "k": 2}
 

@@ -63,7 +63,7 @@ def test_strata_are_the_leaves_of_the_tree_on_the_other_features():
     ctx = ExplainContext(model=None, X=X, y=y, feature_names=["x1", "x2"],
                          dgp=StratpdWeather(), fit=None,
                          fixed_rng=lambda label: np.random.default_rng(0))
-    out = METHODS.get("strata")(ctx, {"features": ["x1"], "min_samples_leaf": 5},
+    out = METHODS.get("stratpd.strata")(ctx, {"features": ["x1"], "min_samples_leaf": 5},
                                 np.random.default_rng(5))
     assert len(out) == 40 and (out.groupby("leaf").size() >= 5).all()
     # the tree splits x2 only: each leaf is an interval of x2, and the intervals do not overlap

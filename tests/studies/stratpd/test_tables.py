@@ -42,7 +42,7 @@ def check_codes(df: pd.DataFrame, names: tuple[str, ...]) -> None:
 
 
 def test_saratoga_rent_substitute():
-    dgp = make_dgp("stratpd_rent", {})
+    dgp = make_dgp("stratpd.rent", {})
     df = dgp.data
     check_table(df, [*tables.SARATOGA_NUMERIC, *tables.SARATOGA_YES_NO, "y"], 1728)
     bath = df["bathrooms"]
@@ -54,7 +54,7 @@ def test_saratoga_rent_substitute():
 
 
 def test_ames_bulldozer_substitute():
-    dgp = make_dgp("stratpd_bulldozer", {"source": "ames"})
+    dgp = make_dgp("stratpd.bulldozer", {"source": "ames"})
     df = dgp.data
     features = ["YearMade", "ProductSize",
                 *(c for c in tables.AMES_NUMERIC if c not in tables.AMES_RENAMED), "Neighborhood"]
@@ -69,7 +69,7 @@ def test_ames_bulldozer_substitute():
 
 
 def test_nycflights13_substitute():
-    dgp = make_dgp("stratpd_flights", {})
+    dgp = make_dgp("stratpd.flights", {})
     df = dgp.data
     check_table(df, [*tables.NYC_NUMERIC, *tables.NYC_CATEGORICAL, "y"], 327_346)
     assert "dep_delay" not in df and "arr_time" not in df  # they give the target away
@@ -88,7 +88,7 @@ def test_nycflights13_substitute():
 
 
 def test_kaggle_rent_file():
-    dgp = make_dgp("stratpd_rent", {"source": "kaggle", "path": str(FILES / "train.json")})
+    dgp = make_dgp("stratpd.rent", {"source": "kaggle", "path": str(FILES / "train.json")})
     df = dgp.data
     # 30 listings; 6 fail a filter: price 1000 and 10000, 10 bathrooms, location 0/0,
     # latitude 40.50, longitude -73.60
@@ -109,7 +109,7 @@ def test_kaggle_rent_file():
 
 
 def test_kaggle_bulldozer_file(monkeypatch):
-    dgp = make_dgp("stratpd_bulldozer", {"source": "kaggle", "path": str(FILES / "Train.csv")})
+    dgp = make_dgp("stratpd.bulldozer", {"source": "kaggle", "path": str(FILES / "Train.csv")})
     df = dgp.data
     # 30 sales, one with the placeholder YearMade 1000
     check_table(df, [*tables.BULLDOZER_KAGGLE_FEATURES, "y"], 29)
@@ -142,7 +142,7 @@ def test_kaggle_bulldozer_file(monkeypatch):
 
 
 def test_kaggle_flights_file():
-    dgp = make_dgp("stratpd_flights", {"source": "kaggle", "path": str(FILES / "flights.csv")})
+    dgp = make_dgp("stratpd.flights", {"source": "kaggle", "path": str(FILES / "flights.csv")})
     df = dgp.data
     # 30 flights: one cancelled, one diverted, one without a tail number
     check_table(df, [*tables.FLIGHTS_KAGGLE_FEATURES, "y"], 27)
@@ -249,9 +249,9 @@ def test_filters_leaving_no_row(tmp_path):
 
 
 @pytest.mark.parametrize(("dgp", "file", "default"), [
-    ("stratpd_rent", "train.json", "saratoga"),
-    ("stratpd_bulldozer", "Train.csv", "ames"),
-    ("stratpd_flights", "flights.csv", "nycflights13"),
+    ("stratpd.rent", "train.json", "saratoga"),
+    ("stratpd.bulldozer", "Train.csv", "ames"),
+    ("stratpd.flights", "flights.csv", "nycflights13"),
 ])
 def test_source_parameters(dgp, file, default):
     with pytest.raises(ValueError, match=rf"^{dgp}: source='kaggle' needs path, the location of "

@@ -32,7 +32,7 @@ def _cell(claim: dict, learner: str, method: str) -> Cell:
 # 2-D surfaces (columns rep, x, z, value)
 
 
-@claim_kind("surface_flat", params={"max": number(minimum=0)})
+@claim_kind("book_ale.surface_flat", params={"max": number(minimum=0)})
 def surface_flat(claim: dict, t: Tables) -> list[dict]:
     """The surface is 0 everywhere in every repetition: its largest |value| is at most ``max``
     (floating-point rounding; a function without a second-order effect gives second
@@ -59,7 +59,7 @@ def _orders(r: pd.DataFrame, feature: str) -> dict:
     return {rep: tuple(g["x"].to_numpy(float)) for rep, g in r.groupby("rep", sort=True)}
 
 
-@claim_kind("order_differs", params={"feature": feature_name(), "than": THAN})
+@claim_kind("book_ale.order_differs", params={"feature": feature_name(), "than": THAN})
 def order_differs(claim: dict, t: Tables) -> list[dict]:
     """The levels of a categorical ALE come in a different order than in the cell ``than``
     names (another method or scenario; the same learner), in every repetition both have; the
@@ -100,9 +100,9 @@ def _ice(claim: dict, t: Tables, learner: str, method: str) -> pd.DataFrame | No
     return r[r["feature"] == claim["feature"]]
 
 
-@claim_kind("distinct_curves", params={"feature": feature_name(), "value": integer(minimum=1),
-                                       "compare": choice("equal", ("equal", "at_most")),
-                                       "decimals": integer(6, minimum=0)})
+@claim_kind("book_ale.distinct_curves", params={
+    "feature": feature_name(), "value": integer(minimum=1),
+    "compare": choice("equal", ("equal", "at_most")), "decimals": integer(6, minimum=0)})
 def distinct_curves(claim: dict, t: Tables) -> list[dict]:
     """The number of distinct ICE curves (rounded to ``decimals`` relative digits) equals
     ``value`` (or is at most ``value``) in every repetition. Exact."""

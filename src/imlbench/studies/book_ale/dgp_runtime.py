@@ -21,7 +21,7 @@ from imlbench.params import check, integer
 LEVELS = 10
 
 
-@DGPS.register("book_ale_runtime")
+@DGPS.register("book_ale.runtime")
 class RuntimeTable(DGP):
     """See the module doc."""
 

@@ -12,7 +12,7 @@ from imlbench.explain.methods_effects import TWO_FEATURES
 from imlbench.params import feature_name, items, number
 
 
-@method("pearson", kind="metric", params={**TWO_FEATURES, **DATA})
+@method("book_ale.pearson", kind="metric", params={**TWO_FEATURES, **DATA})
 def _pearson(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
     """Pearson's correlation of the two ``features`` over the rows (metric ``pearson``)."""
     X, _ = ctx.data(params)
@@ -21,7 +21,7 @@ def _pearson(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.
     return pd.DataFrame({"metric": ["pearson"], "value": [r]})
 
 
-@method("rows_within", kind="metric", params={"feature": feature_name(),
+@method("book_ale.rows_within", kind="metric", params={"feature": feature_name(),
                                                "range": items(number(), length=2), **DATA})
 def _rows_within(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
     """The number of rows whose ``feature`` lies in the closed ``range`` (metric

@@ -8,11 +8,11 @@ seconds of the timing method. The values and steps of curves and their spread ar
 ``curve_value``; the error of an ALE against its closed form between the interval edges is the
 layer's ``closer_to_truth`` at the truth's points.
 
-``bump_seen``        1 when the curve shows a bump (its range exceeds ``threshold``), else 0
-``ale2_on_theory``   the slope of the 2-D ALE on its closed form (book eq. 6.13)
-``pd2_excess``       the 2-D PD where x2 < ``below`` over the PD of f = x1 x2 x3 there
-``level_gap``        how far a categorical ALE's level values move with the order of levels
-``call_seconds``     the seconds of each timed call at size ``n`` (one value per call)
+``book_ale.bump_seen``      1 when the curve shows a bump (its range exceeds ``threshold``), else 0
+``book_ale.ale2_on_theory`` the slope of the 2-D ALE on its closed form (book eq. 6.13)
+``book_ale.pd2_excess``     the 2-D PD where x2 < ``below`` over the PD of f = x1 x2 x3 there
+``book_ale.level_gap``      how far a categorical ALE's level values move with the order of levels
+``book_ale.call_seconds``   the seconds of each timed call at size ``n`` (one value per call)
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from imlbench.params import feature_name, integer, number, study_name
 # --- how often a narrow spike is seen ------------------------------------------------------
 
 
-@statistic("bump_seen", params={"feature": feature_name(), "threshold": number(minimum=0)})
+@statistic("book_ale.bump_seen", params={"feature": feature_name(), "threshold": number(minimum=0)})
 def bump_seen(cell: Cell, t: Tables) -> Sample | NoData:
     """Per repetition, 1 when the curve's range (max - min) exceeds ``threshold``, else 0: the
     ALE of a function flat but for a spike is 0 unless an interval edge falls inside the
@@ -56,8 +56,8 @@ def surface_rows(cell: Cell, t: Tables) -> pd.DataFrame | NoData:
     return r
 
 
-@statistic("ale2_on_theory", params={"a": number(), "b": number(), "mu": number(),
-                                     "sd": number(minimum=0)})
+@statistic("book_ale.ale2_on_theory", params={"a": number(), "b": number(), "mu": number(),
+                                              "sd": number(minimum=0)})
 def ale2_on_theory(cell: Cell, t: Tables) -> Sample | NoData:
     """Per repetition, the least-squares slope (through the origin, both centred) of the
     estimated 2-D ALE of (x1, x2) on its closed form over the estimate's grid, the book's eq.
@@ -76,7 +76,7 @@ def ale2_on_theory(cell: Cell, t: Tables) -> Sample | NoData:
     return Sample(pd.Series(slopes, dtype=float), "slope of the 2-D ALE on eq. 6.13")
 
 
-@statistic("pd2_excess", params={"below": number(), "mu": number()})
+@statistic("book_ale.pd2_excess", params={"below": number(), "mu": number()})
 def pd2_excess(cell: Cell, t: Tables) -> Sample | NoData:
     """Extrapolation of a 2-D PD of (x1, x2): per repetition, the mean of the surface over its
     grid points with x2 < ``below`` divided by the mean there of x1 x2 mu, the PD of
@@ -99,7 +99,8 @@ def pd2_excess(cell: Cell, t: Tables) -> Sample | NoData:
 # --- categorical ALE: the level values under two orders ------------------------------------
 
 
-@statistic("level_gap", params={"feature": feature_name(), "versus": study_name("methods")})
+@statistic("book_ale.level_gap", params={"feature": feature_name(),
+                                         "versus": study_name("methods")})
 def level_gap(cell: Cell, t: Tables) -> Sample | NoData:
     """Per repetition, the RMS over levels of the difference between the level values of the
     cell's method and of method ``versus`` (the same model and data set, the levels in
@@ -128,7 +129,7 @@ def level_gap(cell: Cell, t: Tables) -> Sample | NoData:
 # --- run times (the timing method's rows: n, repeat, seconds) ------------------------------
 
 
-@statistic("call_seconds", params={"n": integer(minimum=1)})
+@statistic("book_ale.call_seconds", params={"n": integer(minimum=1)})
 def call_seconds(cell: Cell, t: Tables) -> Sample | NoData:
     """The seconds of each timed call at size ``n`` (one value per call, indexed by rep and
     repeat): its mean is the run time a paper prints, and a ``log_ratio`` of two cells is a

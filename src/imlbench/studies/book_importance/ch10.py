@@ -8,10 +8,10 @@ The illustration of Fig. 10.1 is three rows and three replacement values whose I
 book's code prints; the study's claim kind checks the book's printed PI and PFI against our
 formulas on them:
 
-``i_toy``  PI(``point``) (eq. after (8): the mean over the rows of the ICI at that value) or,
-           with ``point`` null, the PFI (eq. (4): the mean of every ICI entry) of the
-           illustration's matrix :data:`TOY_ICI` equals ``value`` up to ``atol`` (the printed
-           rounding); exact, no sampling error
+``book_importance.toy``
+    PI(``point``) (eq. after (8): the mean over the rows of the ICI at that value) or, with
+    ``point`` null, the PFI (eq. (4): the mean of every ICI entry) of the illustration's matrix
+    :data:`TOY_ICI` equals ``value`` up to ``atol`` (the printed rounding); exact, no sampling error
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ TOY_ICI = np.array([[0.0, 0.65, 0.85],
                     [0.35, 0.1, 0.0]])
 
 
-@claim_kind("i_toy", params={"point": number(None, nullable=True), "value": number(),
+@claim_kind("book_importance.toy", params={"point": number(None, nullable=True), "value": number(),
                              "atol": number(0.0, minimum=0)})
 def i_toy(claim: dict, t: Tables) -> list[dict]:
     """The illustration's PI at ``point`` (or its PFI) against the printed ``value`` (see
@@ -42,7 +42,7 @@ def i_toy(claim: dict, t: Tables) -> list[dict]:
     else:
         at = np.flatnonzero(TOY_VALUES == point)
         if at.size != 1:
-            raise ValueError(f"claim {claim['id']} (i_toy): point must be one of "
+            raise ValueError(f"claim {claim['id']} (book_importance.toy): point must be one of "
                              f"{TOY_VALUES.tolist()}; got {point}")
         ours, what = float(partial_importance(TOY_ICI)[at[0]]), f"PI({point:g})"
 

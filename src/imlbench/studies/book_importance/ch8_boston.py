@@ -3,10 +3,10 @@ parts of ch. 9 ("PFI, LOCO and Correlated Features", Sect. 9.1 and 9.3): the PFI
 illustration tables, a forest's PFI on the Boston housing data, the shuffled bike days, and
 Boston with an exact and a noisy copy of ``lstat``.
 
-``illustration_rows`` writes the rows the tables of Figs 8.1, 8.3 and 9.1 show: the data
-(every feature, ``y`` and, with ``predict``, the model's f(x)), each feature of ``permute``
-shuffled ``shuffles`` times over all rows (PFI's X_perm,j, Sect. 8.1) with f(X_perm,j), and
-each feature of ``drop`` left out and the learner refitted, f_-j(X_-j) (LOCO, Sect. 8.1).
+``book_importance.illustration_rows`` writes the rows the tables of Figs 8.1, 8.3 and 9.1 show: the
+data (every feature, ``y`` and, with ``predict``, the model's f(x)), each feature of ``permute``
+shuffled ``shuffles`` times over all rows (PFI's X_perm,j, Sect. 8.1) with f(X_perm,j), and each
+feature of ``drop`` left out and the learner refitted, f_-j(X_-j) (LOCO, Sect. 8.1).
 
 Statistics per repetition for ``contrast`` claims (:mod:`imlbench.metrics.contrasts`: the
 test, its SE and the other cell are the kit's):
@@ -23,9 +23,9 @@ test, its SE and the other cell are the kit's):
                          is a holiday, else p if work = 0 and 1 - p if work = 1, p the share of
                          Monday-Friday values
 
-Claim kind ``permuted_marginal``: a permuted column holds the original column's values (the
-same multiset in every shuffle), so PFI changes the joint law only. An exact check on one run,
-no statistic over repetitions.
+Claim kind ``book_importance.permuted_marginal``: a permuted column holds the original column's
+values (the same multiset in every shuffle), so PFI changes the joint law only. An exact check on
+one run, no statistic over repetitions.
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ from imlbench.params import (
     number,
 )
 
-#: the tables ``illustration_rows`` writes
+#: the tables ``book_importance.illustration_rows`` writes
 ORIGINAL, PERMUTED, DROPPED = "original", "permuted", "dropped"
 
 
@@ -68,7 +68,7 @@ def _long(table: str, feature: str, shuffle: int, columns: dict[str, np.ndarray]
     })
 
 
-@method("illustration_rows", kind="other", params={
+@method("book_importance.illustration_rows", kind="other", params={
     "permute": feature_names([]), "drop": feature_names([]),
     "shuffles": integer(1, minimum=1), "predict": flag(True)})
 def _illustration_rows(ctx: ExplainContext, params: dict, rng: np.random.Generator
@@ -129,7 +129,7 @@ def association_bound(cell: Cell, t: Tables) -> Sample | NoData:
 
 def shuffled_tables(rows: pd.DataFrame, feature: str) -> tuple[pd.DataFrame, pd.DataFrame] | NoData:
     """The original rows (one column per variable) and the shuffles of ``feature`` (one column
-    per shuffle) of one repetition of ``illustration_rows``."""
+    per shuffle) of one repetition of ``book_importance.illustration_rows``."""
     if "table" not in rows:
         return NoData("the estimates are no illustration rows (column table)")
     rows = rows[rows["rep"] == rows["rep"].min()] if "rep" in rows else rows
@@ -142,7 +142,7 @@ def shuffled_tables(rows: pd.DataFrame, feature: str) -> tuple[pd.DataFrame, pd.
     return original, shuffled.pivot(index="row", columns="shuffle", values="value")
 
 
-@claim_kind("permuted_marginal", params={"feature": feature_name()})
+@claim_kind("book_importance.permuted_marginal", params={"feature": feature_name()})
 def permuted_marginal(claim: dict, t: Tables) -> list[dict]:
     """Every shuffle of ``feature`` holds the original column's values (exact)."""
     f = claim["feature"]

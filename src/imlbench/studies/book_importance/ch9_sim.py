@@ -9,13 +9,13 @@ A feature's importance or place against another correlation, learner or feature 
 layer's ``importance_contrast``; a learner's benchmark error against a bound or against one
 other learner is a ``contrast`` claim on the layer's statistic ``metric``.
 
-Claim kind ``s_fit_better``: the benchmark errors of ``model_fit`` (Figs 9.2, 9.16, 9.23):
-the claim's learner predicts better than *each* learner of ``than`` by ``metric``
+Claim kind ``book_importance.fit_better``: the benchmark errors of ``model_fit`` (Figs 9.2, 9.16,
+9.23): the claim's learner predicts better than *each* learner of ``than`` by ``metric``
 (``mse_test``: lower is better; ``r2_test``: higher), one row for "the best of the three". Per
-learner of ``than`` the kit's ``paired`` test of the metric on the repetitions' shared splits
-(d = ours - theirs below 0 for an MSE, above 0 for an R^2); the row holds when every one of
-them holds (:meth:`imlbench.metrics.claims.Check.joint`). A joint test over several other
-cells is not the ``contrast`` shape, whose ``than`` names one cell.
+learner of ``than`` the kit's ``paired`` test of the metric on the repetitions' shared splits (d =
+ours - theirs below 0 for an MSE, above 0 for an R^2); the row holds when every one of them holds
+(:meth:`imlbench.metrics.claims.Check.joint`). A joint test over several other cells is not the
+``contrast`` shape, whose ``than`` names one cell.
 """
 
 from __future__ import annotations
@@ -25,11 +25,11 @@ from imlbench.metrics.contrasts import Cell, K, Sample, paired
 from imlbench.metrics.statistics import metric
 from imlbench.params import choice, items, study_name
 
-#: the benchmark metrics of ``s_fit_better`` and whether higher is better
+#: the benchmark metrics of ``book_importance.fit_better`` and whether higher is better
 FIT_METRICS = {"mse_test": False, "r2_test": True}
 
 
-@claim_kind("s_fit_better", params={
+@claim_kind("book_importance.fit_better", params={
     "metric": choice("mse_test", tuple(FIT_METRICS)), "than": items(study_name("learners")),
     **K})
 def s_fit_better(claim: dict, t: Tables) -> list[dict]:

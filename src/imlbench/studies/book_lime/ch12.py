@@ -1,8 +1,8 @@
 """The book's ch. 12 ("Introduction to LIME", Sect. 12.1 and 12.3): LIME on the 2-D data with a
 sine-shaped class boundary (Fig. 12.1) and R lime's iris example (Fig. 12.2).
 
-``a_boundary`` writes the black box's predicted class-1 probability f on a grid over the first
-two features (``part: grid``; the other features, if any, at their mean) and at the training
+``book_lime.boundary`` writes the black box's predicted class-1 probability f on a grid over the
+first two features (``part: grid``; the other features, if any, at their mean) and at the training
 rows (``part: data``, with y): the black box's boundary is the contour f = 0.5.
 
 Statistics per repetition for ``contrast`` claims (:mod:`imlbench.metrics.contrasts`), on the
@@ -31,7 +31,7 @@ from imlbench.metrics.contrasts import Cell, Sample, statistic
 from imlbench.params import feature_name, integer, items, study_name
 
 
-@method("a_boundary", kind="other", params={"grid_size": integer(60, minimum=2)})
+@method("book_lime.boundary", kind="other", params={"grid_size": integer(60, minimum=2)})
 def _a_boundary(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
     """The black box f on a grid over the first two features' range (``grid``) and at the
     training rows (``data``): columns part, row, x, z (the two features), y and value (f)."""

@@ -3,13 +3,14 @@ proximity decides between a local and a global explanation.
 
 Study methods:
 
-``n_kde``        (Sect. 13.2, Fig. 13.1) two Gaussian kernel density estimates of one feature
-                 of the data: Silverman's rule-of-thumb bandwidth (R's ``bw.nrd0``) and a fixed
-                 ``bandwidth``, each on a grid over the data's range (column ``bandwidth``:
-                 the rule or the number)
-``n_fit_curve``  (Sect. 13.3.1, Figs 13.2-13.3) the training rows of one feature with y
-                 (``part: data``) and the black box and the truth f along a grid of the feature
-                 with the other features fixed by ``at`` (else at their mean; ``part: grid``)
+``book_lime.kde``
+    (Sect. 13.2, Fig. 13.1) two Gaussian kernel density estimates of one feature of the data:
+    Silverman's rule-of-thumb bandwidth (R's ``bw.nrd0``) and a fixed ``bandwidth``, each on a grid
+    over the data's range (column ``bandwidth``: the rule or the number)
+``book_lime.fit_curve``
+    (Sect. 13.3.1, Figs 13.2-13.3) the training rows of one feature with y (``part: data``) and the
+    black box and the truth f along a grid of the feature with the other features fixed by ``at``
+    (else at their mean; ``part: grid``)
 
 :func:`sine_reference` is the book code's piecewise linear description of the 1-D sine
 surface (Fig. 13.4), the local truth against which Fig. 13.5's explanations are read.
@@ -41,7 +42,7 @@ these keys, e.g. ``than: {point: pos}`` or ``than: {kernel_width: 2.0}``.
                            (:func:`inclusion_frequency`: 0 when every feature is always or
                            never kept, 1 when each is kept half the time), averaged over points
 
-Claim kind ``n_lime_window``: at every width of the sweep in ``between`` and every point of
+Claim kind ``book_lime.lime_window``: at every width of the sweep in ``between`` and every point of
 ``points``, the mean coefficient of ``feature`` equals the point's ``truths`` entry (the kit's
 interval of the mean, :func:`imlbench.metrics.contrasts.compared`, per width and point, joined
 by :meth:`imlbench.metrics.claims.Check.joint`): the widths that recover the truth. A joint
@@ -87,7 +88,7 @@ def sine_reference(x: np.ndarray | float) -> tuple[np.ndarray, np.ndarray]:
     return slopes[k], intercepts[k]
 
 
-@method("n_kde", params={"feature": feature_name(), "bandwidth": number(minimum=0),
+@method("book_lime.kde", params={"feature": feature_name(), "bandwidth": number(minimum=0),
                          "grid_size": integer(400, minimum=2)})
 def _n_kde(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
     """Gaussian kernel density estimates of ``feature`` with Silverman's rule-of-thumb
@@ -106,7 +107,7 @@ def _n_kde(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.Da
     return pd.concat(out, ignore_index=True)
 
 
-@method("n_fit_curve", params={"feature": feature_name(), "at": table(value=number(),
+@method("book_lime.fit_curve", params={"feature": feature_name(), "at": table(value=number(),
                                                                          default=None,
                                                                          nullable=True),
                                "grid_size": integer(200, minimum=2)})
@@ -195,13 +196,13 @@ def coefficient(cell: Cell, t: Tables) -> Sample | NoData:
     return Sample(d - value, f"{what} minus the reference at x = {x:g} ({value:g})")
 
 
-@claim_kind("n_lime_window", params={
+@claim_kind("book_lime.lime_window", params={
     "points": items(text()), "truths": items(number()), "feature": text(),
     "between": items(number(), length=2), **K, "atol": number(0.0, minimum=0)})
 def n_lime_window(claim: dict, t) -> list[dict]:
     """The widths in ``between`` recover every point's true coefficient (module doc)."""
     if len(claim["points"]) != len(claim["truths"]):
-        raise ValueError(f"claim {claim['id']} (n_lime_window): one truth per point; "
+        raise ValueError(f"claim {claim['id']} (book_lime.lime_window): one truth per point; "
                          f"{len(claim['points'])} points, {len(claim['truths'])} truths")
     lo, hi = claim["between"]
 

@@ -2,7 +2,7 @@
 (Figs. 14.1-14.4) and the showcases of the spread of LIME weights over repeated explanations
 of one point: Boston housing (Figs. 14.5-14.8) and the binned bike days (Figs. 14.9-14.11).
 
-``m_bikes_binned`` is the daily bike data of ``bikeshare_daily`` (UCI columns) with the
+``book_lime.bikes_binned`` is the daily bike data of ``bikeshare_daily`` (UCI columns) with the
 numeric features cut into quantile classes and every feature categorical, and the count
 divided by its sd (the book's code for Sect. 14.3.2): bins as the table DGP's ``bins``.
 
@@ -17,7 +17,7 @@ feature and point (its ``point``; null: every point), for ``contrast`` claims wi
 ``spread_ratio`` test: the measure of the cell over that of the cell ``than`` names (e.g.
 ``than: {point: mean}``), on the log scale with the kit's bootstrap SE over the repeats.
 
-Claim kind ``m_sd_ratio``: the ratio of two such ratios, A / B over C / D (``than`` moves A
+Claim kind ``book_lime.sd_ratio``: the ratio of two such ratios, A / B over C / D (``than`` moves A
 to B, ``against`` moves A to C, ``against_than`` moves C to D, default as ``than``), e.g. how
 much more the minority point scatters than the majority point on the bike days, against the
 same for Boston's outlier and mean point. Each ratio is the kit's ``spread_ratio`` of its two
@@ -61,7 +61,7 @@ from imlbench.params import (
 )
 
 
-@DGPS.register("m_bikes_binned")
+@DGPS.register("book_lime.bikes_binned")
 class BikesBinned(BikeDaily):
     """The daily bike rows (``columns: uci``, ``features`` as ``bikeshare_daily``) with every
     feature of ``bins`` replaced by its quantile class (``count`` classes, bins closed on the
@@ -131,7 +131,7 @@ MOVE = {"scenario": study_name("scenarios", None), "learner": study_name("learne
         "method": study_name("methods", None), "point": text(None, nullable=True)}
 
 
-@claim_kind("m_sd_ratio", params={
+@claim_kind("book_lime.sd_ratio", params={
     "point": text(None, nullable=True), "than": table(MOVE), "against": table(MOVE),
     "against_than": table(MOVE, None, nullable=True), "value": number(1.0, above=0),
     "compare": choice("above", ("above", "below", "equal")), **K})

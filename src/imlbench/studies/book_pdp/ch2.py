@@ -18,7 +18,7 @@ from imlbench.metrics.curve_claims import feature_curves
 from imlbench.params import feature_name, number
 
 
-@claim_kind("grid_start", params={"feature": feature_name(), "value": number(),
+@claim_kind("book_pdp.grid_start", params={"feature": feature_name(), "value": number(),
                                   "atol": number(0.0, minimum=0)})
 def grid_start(claim: dict, t: Tables) -> list[dict]:
     """The curves of ``feature`` start at ``value``: in every repetition the smallest x is

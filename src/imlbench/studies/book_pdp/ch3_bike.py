@@ -1,7 +1,7 @@
 """Claim kinds of the book's ch. 3.2 (bike rentals): PDPs of models that see one or both of two
 associated features, and the association measures of the day's features.
 
-``bike_pdp_vs`` compares the PDP of a feature in the claim's cell with the PDP of another
+``book_pdp.bike_pdp_vs`` compares the PDP of a feature in the claim's cell with the PDP of another
 feature, method or scenario (``than``, what differs from the claim's own; the same learner):
 per repetition (the repetitions of the two cells are paired by number; for the linear model
 and the SVM they are all the same fit), one of
@@ -22,7 +22,7 @@ they are no ``contrast``. How much a dependent feature flattens a PDP is a ``con
 the statistic ``book_pdp.span`` by ``log_ratio`` (:mod:`.statistics`); one association
 measure against a bound a ``contrast`` of the layer's ``metric``.
 
-``bike_top_pair`` tests that one pair has the largest value of a measure and every other
+``book_pdp.bike_top_pair`` tests that one pair has the largest value of a measure and every other
 pair stays below ``ratio`` times it ("the only exceptionally high" pair).
 """
 
@@ -73,7 +73,7 @@ def _shape_gap(curve: pd.Series, other: pd.Series) -> float:
     return float(np.sqrt(np.mean(gap**2))) / _span(other)
 
 
-@claim_kind("bike_pdp_vs", params={
+@claim_kind("book_pdp.bike_pdp_vs", params={
     "feature": feature_name(), "statistic": choice("shape_gap", STATISTICS),
     "than": table(OTHER_CURVE), "plus": table(OTHER_CURVE, None, nullable=True),
     "value": number(), **COMPARE, **TOLERANCE})
@@ -135,7 +135,7 @@ def _metrics(claim: dict, t: Tables, learner: str, method: str) -> pd.DataFrame 
     return r
 
 
-@claim_kind("bike_top_pair", params={"measure": text(), "pair": text(),
+@claim_kind("book_pdp.bike_top_pair", params={"measure": text(), "pair": text(),
                                      "ratio": number(minimum=0, maximum=1)})
 def bike_top_pair(claim: dict, t: Tables) -> list[dict]:
     """Among the metrics ``<measure>:a:b`` (mean over the repetitions), ``pair`` (``a:b``) is

@@ -6,17 +6,19 @@ The data are formula DGPs (the gap is the law truncated by ``exclude``), the PDP
 and association measures the layer's methods; this part adds one data method and one claim
 kind:
 
-``gap_marginal`` (method, metric kind)  the law of each of ``features`` in the data against the
-    normal law N(``mean``, ``sd``^2) it has without the gap: the sample mean (``mean:<f>``),
-    the sample sd (``sd:<f>``) and the Kolmogorov-Smirnov distance
-    sup_x |F_n(x) - Phi((x - mean) / sd)| (``ks:<f>``), so that the change of x2's marginal
-    law by the gap (ch. 3.1, Fig. 3.2) is measured per data set; a scenario's measure against
-    another's is a ``contrast`` of the layer's ``metric`` by ``difference``.
-``surface_equals_f`` (claim kind)  a 2-D PDP equals a given function f of its two features at
-    every point of its grid: the PD of S = {j, l} is (1/n) sum_i f(x_j, x_l, x_C^(i)), which is
-    f(x_j, x_l) itself when C is empty (the book's "the two-dimensional PDP perfectly depicts
-    the prediction function", ch. 3.4.2). Exact up to floating-point rounding: holds when the
-    largest |surface - f| over the points and repetitions is at most ``atol`` (1e-9).
+``book_pdp.gap_marginal`` (method, metric kind)
+    the law of each of ``features`` in the data against the normal law N(``mean``, ``sd``^2) it has
+    without the gap: the sample mean (``mean:<f>``), the sample sd (``sd:<f>``) and the
+    Kolmogorov-Smirnov distance sup_x |F_n(x) - Phi((x - mean) / sd)| (``ks:<f>``), so that the
+    change of x2's marginal law by the gap (ch. 3.1, Fig. 3.2) is measured per data set; a
+    scenario's measure against another's is a ``contrast`` of the layer's ``metric`` by
+    ``difference``.
+``book_pdp.surface_equals_f`` (claim kind)
+    a 2-D PDP equals a given function f of its two features at every point of its grid: the PD of S
+    = {j, l} is (1/n) sum_i f(x_j, x_l, x_C^(i)), which is f(x_j, x_l) itself when C is empty (the
+    book's "the two-dimensional PDP perfectly depicts the prediction function", ch. 3.4.2). Exact up
+    to floating-point rounding: holds when the largest |surface - f| over the points and repetitions
+    is at most ``atol`` (1e-9).
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ def ks_distance(x: np.ndarray, mean: float, sd: float) -> float:
     return float(stats.kstest(np.asarray(x, float), "norm", args=(mean, sd)).statistic)
 
 
-@method("gap_marginal", kind="metric", params={
+@method("book_pdp.gap_marginal", kind="metric", params={
     **FEATURES, "mean": number(0.0), "sd": number(1.0, above=0), **DATA})
 def _gap_marginal(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
     """Per feature of ``features`` (default: all): the data's mean, sd and Kolmogorov-Smirnov
@@ -56,7 +58,7 @@ def _gap_marginal(ctx: ExplainContext, params: dict, rng: np.random.Generator) -
 EXACT = 1e-9
 
 
-@claim_kind("surface_equals_f", params={
+@claim_kind("book_pdp.surface_equals_f", params={
     "f": text(), "features": items(feature_name(), length=2),
     "atol": number(EXACT, minimum=0)})
 def surface_equals_f(claim: dict, t: Tables) -> list[dict]:

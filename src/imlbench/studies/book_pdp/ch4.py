@@ -39,7 +39,7 @@ def _sign(slopes: pd.Series, k: float) -> str:
     return "undecided"
 
 
-@claim_kind("sem_negative_settings", params={
+@claim_kind("book_pdp.sem_negative_settings", params={
     "settings": items(text()), "feature": feature_name(), "range": RANGE, "value": number(),
     "compare": choice("equal", ("equal", "below", "above")), "k": TOLERANCE["k"]})
 def sem_negative_settings(claim: dict, t: Tables) -> list[dict]:

@@ -1,9 +1,9 @@
 """Claim kinds of the bike-rental application (Molnar et al., conditional subgroups, Sect. 10).
 
 They read the estimates of the methods of :mod:`.methods_bike` and, for Fig. 10, of
-``cs_pfi_depths`` (:mod:`.methods_depth`, asked for the median and its quantiles), both in
-:mod:`imlbench.studies.conditional_subgroups`. Tolerances come from the statistics the methods
-report:
+``conditional_subgroups.cs_pfi_depths`` (:mod:`.methods_depth`, asked for the median and its
+quantiles), both in :mod:`imlbench.studies.conditional_subgroups`. Tolerances come from the
+statistics the methods report:
 
 - permutation importances: the SE of a median over R permutations, 1.2533 sd / sqrt(R), with
   sd estimated from the reported 5%-95% spread as (upper - lower) / (2 z_0.95) (normal
@@ -91,7 +91,8 @@ def _missing(claim: dict, reason: str = "") -> dict:
     return claim_row(claim, learner, m, "", "", None, reason)
 
 
-@claim_kind("predictability_table", params={"values": table(value=number()), **K})
+@claim_kind("conditional_subgroups.predictability_table",
+            params={"values": table(value=number()), **K})
 def predictability_table(claim: dict, t: Tables) -> list[dict]:
     """Table 6: per feature of ``values`` (published %), ours = mean over n fold splits;
     |ours - published| <= t' sd sqrt(1 + 1/n), sd = SD of the two-fold estimate over the n
@@ -147,7 +148,7 @@ def _share_check(hits: int, n: int, k: float) -> Check:
     return Check(p, k * np.sqrt(p * (1 - p) / n), "above", 0.5, scale=1.0)
 
 
-@claim_kind("split_features",
+@claim_kind("conditional_subgroups.split_features",
             params={"feature": feature_name(), "expect": items(feature_name()),
                     "k": number(2.0, minimum=0)})
 def split_features(claim: dict, t: Tables) -> list[dict]:
@@ -182,19 +183,20 @@ def split_features(claim: dict, t: Tables) -> list[dict]:
                       _share_check(same, n_boot, claim["k"]))]
 
 
-#: the subgroup-tree splits (``subgroup_splits`` with bootstrap trees) that tell whether the
-#: subgroups a claim is about are a stable feature of the data (:func:`_unsettled`)
+#: the subgroup-tree splits (``conditional_subgroups.subgroup_splits`` with bootstrap trees) that
+#: tell whether the subgroups a claim is about are a stable feature of the data
+#: (:func:`_unsettled`)
 PREMISE = {"premise": study_name("methods", None)}
 
 
 def _unsettled(claim: dict, t: Tables, matches: list[dict]) -> dict | None:
-    """The ``inconclusive`` row of a claim about subgroups (``matches``: their conditions) that
-    the data do not settle, or None. The claim reads the subgroups of one tree, fitted on the
-    training rows of one random split; the ``premise`` method's resampled trees are trees of
-    other random training splits (``subgroup_splits`` with ``rows: all, resample: split``).
-    When fewer than most of them split ``feature`` on every feature the conditions name
-    (share p, lower bound p - 2 sqrt(p (1 - p) / n) not above 1/2), whether the claim's
-    subgroup exists at all is the draw of the split, and so would be the verdict."""
+    """The ``inconclusive`` row of a claim about subgroups (``matches``: their conditions) that the
+    data do not settle, or None. The claim reads the subgroups of one tree, fitted on the training
+    rows of one random split; the ``premise`` method's resampled trees are trees of other random
+    training splits (``conditional_subgroups.subgroup_splits`` with ``rows: all, resample: split``).
+    When fewer than most of them split ``feature`` on every feature the conditions name (share p,
+    lower bound p - 2 sqrt(p (1 - p) / n) not above 1/2), whether the claim's subgroup exists at all
+    is the draw of the split, and so would be the verdict."""
     if claim["premise"] is None:
         return None
     sc, learner, m = _where(claim)
@@ -222,7 +224,7 @@ def _unsettled(claim: dict, t: Tables, matches: list[dict]) -> dict | None:
     return row | {"verdict": INCONCLUSIVE, "power": "none: the claim's subgroups are unsettled"}
 
 
-@claim_kind("split_points", params={
+@claim_kind("conditional_subgroups.split_points", params={
     "feature": feature_name(), "split_feature": feature_name(), "points": items(number()), **K})
 def split_points(claim: dict, t: Tables) -> list[dict]:
     """Each published split point of ``feature``'s tree on ``split_feature`` (``points``):
@@ -273,7 +275,7 @@ def _matches(conditions: dict, match: dict) -> bool:
     return True
 
 
-@claim_kind("local_importance", params={
+@claim_kind("conditional_subgroups.local_importance", params={
     "feature": feature_name(),
     "match": table(value=either(items(text()), choice(REQUIRED, ("above", "below")))),
     "expect": choice(REQUIRED, ("zero", "smallest")), **K, **PREMISE})
@@ -318,7 +320,7 @@ def local_importance(claim: dict, t: Tables) -> list[dict]:
                  tol, check)]
 
 
-@claim_kind("depth_tradeoff", params={"depth": integer(2, minimum=1), **K})
+@claim_kind("conditional_subgroups.depth_tradeoff", params={"depth": integer(2, minimum=1), **K})
 def depth_tradeoff(claim: dict, t: Tables) -> list[dict]:
     """Fig. 10: of the features whose cs-PFI changes between depth 0 and the largest depth by
     more than k SE of the two medians (:func:`median_se`, combined by
@@ -353,8 +355,8 @@ MATCH = {"match": table(value=either(items(text()), choice(REQUIRED, ("above", "
 
 
 def _ice_groups(claim: dict, t: Tables, match: dict) -> tuple[pd.DataFrame, list[str]]:
-    """The ICE values of ``feature`` (``cs_pdp_rules``, kind ice) in the subgroups matching
-    ``match`` (empty: every subgroup), and the rules of all subgroups."""
+    """The ICE values of ``feature`` (``conditional_subgroups.cs_pdp_rules``, kind ice) in the
+    subgroups matching ``match`` (empty: every subgroup), and the rules of all subgroups."""
     est = _other(claim, t)
     if est.empty or "kind" not in est:
         return pd.DataFrame(), []
@@ -375,7 +377,7 @@ def _rows_few(n: int, what: str) -> str | None:
     return None if n >= 2 else f"{what}: an SE over rows needs 2 rows; it has {n}"
 
 
-@claim_kind("pdp_slope", params={
+@claim_kind("conditional_subgroups.pdp_slope", params={
     "feature": feature_name(), **MATCH, "range": items(number(), length=2),
     "expect": choice(REQUIRED, ("positive", "negative", "zero")), **K, **PREMISE})
 def pdp_slope(claim: dict, t: Tables) -> list[dict]:
@@ -419,7 +421,7 @@ def _over_rows(tolerance: str) -> str:
     return tolerance.replace("sd over reps / sqrt(reps)", "sd over rows / sqrt(rows)")
 
 
-@claim_kind("pdp_level_gap", params={
+@claim_kind("conditional_subgroups.pdp_level_gap", params={
     "feature": feature_name(), "reference": number(), "levels": items(number()),
     "expect": choice(REQUIRED, ("above", "equal")), "value": number(0.0),
     "atol": number(0.0, minimum=0), **K})
@@ -453,7 +455,7 @@ def pdp_level_gap(claim: dict, t: Tables) -> list[dict]:
                       f"for every level: {_over_rows(tolerance)}", Check.joint(checks))]
 
 
-@claim_kind("pdp_group_level", params={
+@claim_kind("conditional_subgroups.pdp_group_level", params={
     "feature": feature_name(), **MATCH, "than_match": MATCH["match"],
     "expect": choice(REQUIRED, ("below", "above")), **K, **PREMISE})
 def pdp_group_level(claim: dict, t: Tables) -> list[dict]:

@@ -30,7 +30,7 @@ from imlbench.studies.conditional_subgroups.summaries import pair_mean_ranks, pa
 
 #: the scenario family whose data sets a claim pools
 FAMILY = {"family": text()}
-#: labels of the samplers of the ``data_fidelity`` method
+#: labels of the samplers of the ``conditional_subgroups.data_fidelity`` method
 LABELS = items(text())
 K2 = {"k": number(2.0, minimum=0)}
 
@@ -59,7 +59,7 @@ def _no_data(claim: dict) -> list[dict]:
     return _rows(claim, [("", "", "", None)])
 
 
-@claim_kind("data_fidelity_rank", params={
+@claim_kind("conditional_subgroups.data_fidelity_rank", params={
     **FAMILY, "samplers": LABELS, "n_published": integer(minimum=1),
     "values": table(value=table({"mean": number(), "sd": number(minimum=0)})),
     "k": number(3.0, minimum=0)})
@@ -106,7 +106,8 @@ def _joint(diffs: dict[tuple[str, str], tuple[Check, float]]) -> Check:
     return Check.joint([c for c, _ in diffs.values()], scale=float("nan"))
 
 
-@claim_kind("data_fidelity_order", params={**FAMILY, "higher": LABELS, "lower": LABELS, **K2})
+@claim_kind("conditional_subgroups.data_fidelity_order",
+            params={**FAMILY, "higher": LABELS, "lower": LABELS, **K2})
 def data_fidelity_order(claim: dict, t: Tables) -> list[dict]:
     """Every sampler of ``higher`` has a higher fidelity than every one of ``lower``:
     mean difference - t(k) SE > 0 for each pair of samplers (k = 2 unless stated); verdict and
@@ -129,7 +130,8 @@ def data_fidelity_order(claim: dict, t: Tables) -> list[dict]:
     )])
 
 
-@claim_kind("data_fidelity_monotone", params={**FAMILY, "sequences": items(LABELS), **K2})
+@claim_kind("conditional_subgroups.data_fidelity_monotone",
+            params={**FAMILY, "sequences": items(LABELS), **K2})
 def data_fidelity_monotone(claim: dict, t: Tables) -> list[dict]:
     """Fidelity grows along each list of ``sequences`` (samplers by increasing depth): no
     step falls significantly (mean + t(k) SE >= 0) and the last beats the first (mean - t(k)
@@ -160,7 +162,7 @@ def data_fidelity_monotone(claim: dict, t: Tables) -> list[dict]:
     return _rows(claim, body)
 
 
-@claim_kind("data_fidelity_share", params={
+@claim_kind("conditional_subgroups.data_fidelity_share", params={
     **FAMILY, "baseline": text(), "min_share": number(minimum=0, maximum=1),
     "pairs": items(items(text(), length=2)), **K2})
 def data_fidelity_share(claim: dict, t: Tables) -> list[dict]:

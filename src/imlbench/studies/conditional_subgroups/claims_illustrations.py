@@ -8,25 +8,25 @@ no repetitions to take an SE over. Fig. 2's
 claim on a sampler's PFI against the marginal PFI is the layer's ``importance_change``
 (:mod:`imlbench.metrics.rank_claims`).
 
-``pdp_exceeds_observed``  (Fig. 1) at every grid value above ``above`` the PDP exceeds the
-                          largest observed prediction: PDP - max - k SE > 0, SE = SD of the
-                          ICE values / sqrt(n) (method ``pdp_vs_predictions``).
-``effect_slope``          (Figs. 2, 5) the least-squares slope of an effect curve is positive
-                          (slope - k SE > 0), negative, or equal to ``value``
-                          (|slope - value| <= k SE), for every subgroup; SE from bootstrap
-                          resamples of the rows (method ``effect_slopes``).
-``draw_share_outside``    (Fig. 3) among the rows with ``given`` below ``below``, the share
-                          of the sampler's draws of the feature outside ``interval``, against
-                          its probability ``expected`` under the true conditional law:
-                          ``above``: share - k SE > expected; ``equal``: |share - expected|
-                          <= k SE; SE = sqrt(expected (1 - expected) / rows), the binomial SE
-                          of a share of that many independent draws from the true law
-                          (method ``sampler_draws``).
-``draw_correlation``      (Fig. 4) the Pearson correlation of the draws with feature ``with``
-                          against ``value``, on Fisher's z scale with SE = 1 / sqrt(rows - 3):
-                          ``above``: z(r) - k SE > z(value); ``below``: z(r) + k SE <
-                          z(value); ``equal``: |z(r) - z(value)| <= k SE (method
-                          ``sampler_draws``).
+``conditional_subgroups.pdp_exceeds_observed``
+    (Fig. 1) at every grid value above ``above`` the PDP exceeds the largest observed prediction:
+    PDP - max - k SE > 0, SE = SD of the ICE values / sqrt(n) (method
+    ``conditional_subgroups.pdp_vs_predictions``).
+``conditional_subgroups.effect_slope``
+    (Figs. 2, 5) the least-squares slope of an effect curve is positive (slope - k SE > 0),
+    negative, or equal to ``value`` (|slope - value| <= k SE), for every subgroup; SE from bootstrap
+    resamples of the rows (method ``conditional_subgroups.effect_slopes``).
+``conditional_subgroups.draw_share_outside``
+    (Fig. 3) among the rows with ``given`` below ``below``, the share of the sampler's draws of the
+    feature outside ``interval``, against its probability ``expected`` under the true conditional
+    law: ``above``: share - k SE > expected; ``equal``: |share - expected| <= k SE; SE =
+    sqrt(expected (1 - expected) / rows), the binomial SE of a share of that many independent draws
+    from the true law (method ``conditional_subgroups.sampler_draws``).
+``conditional_subgroups.draw_correlation``
+    (Fig. 4) the Pearson correlation of the draws with feature ``with`` against ``value``, on
+    Fisher's z scale with SE = 1 / sqrt(rows - 3): ``above``: z(r) - k SE > z(value); ``below``:
+    z(r) + k SE < z(value); ``equal``: |z(r) - z(value)| <= k SE (method
+    ``conditional_subgroups.sampler_draws``).
 
 Every kind's verdict and power (margin + 2 half) per :class:`imlbench.metrics.claims.Check`
 (an interval of a one-sided test that straddles its bound is ``inconclusive``).
@@ -76,7 +76,7 @@ def _draw_rows(claim: dict, t: Tables, learner: str, method: str) -> pd.DataFram
     return r[r["rep"] == r["rep"].min()]
 
 
-@claim_kind("pdp_exceeds_observed", params={
+@claim_kind("conditional_subgroups.pdp_exceeds_observed", params={
     "feature": feature_name(), "above": number(), "k": number(2.0, minimum=0)})
 def pdp_exceeds_observed(claim: dict, t: Tables) -> list[dict]:
     k = claim["k"]
@@ -102,7 +102,7 @@ def pdp_exceeds_observed(claim: dict, t: Tables) -> list[dict]:
     return per_combo(claim, t, _feature_rows, one)
 
 
-@claim_kind("effect_slope", params={
+@claim_kind("conditional_subgroups.effect_slope", params={
     "feature": feature_name(), "expect": choice(REQUIRED, EXPECTS), "value": number(0.0),
     **K_BY_EXPECT})
 def effect_slope(claim: dict, t: Tables) -> list[dict]:
@@ -129,7 +129,7 @@ def effect_slope(claim: dict, t: Tables) -> list[dict]:
     return per_combo(claim, t, _feature_rows, one)
 
 
-@claim_kind("draw_share_outside", params={
+@claim_kind("conditional_subgroups.draw_share_outside", params={
     "feature": feature_name(), "given": feature_name(), "below": number(),
     "interval": items(number(), length=2), "expected": number(minimum=0, maximum=1),
     "expect": choice(REQUIRED, ("above", "equal")), **K_BY_EXPECT})
@@ -158,7 +158,7 @@ def draw_share_outside(claim: dict, t: Tables) -> list[dict]:
     return per_combo(claim, t, _draw_rows, one)
 
 
-@claim_kind("draw_correlation", params={
+@claim_kind("conditional_subgroups.draw_correlation", params={
     "feature": feature_name(), "with": feature_name(), "value": number(minimum=-1, maximum=1),
     "expect": choice(REQUIRED, ("above", "below", "equal")), **K_BY_EXPECT})
 def draw_correlation(claim: dict, t: Tables) -> list[dict]:

@@ -1,14 +1,14 @@
 """Claims of the model-fidelity experiment (Molnar et al., conditional subgroups, Sect. 9).
 
-The ``model_fidelity`` method gives, per repetition (a random 70/30 split) and feature, the
-loss of each effect curve (PDP, ALE, cs-PDPs) against ``y`` or the model (``against``).
-Table 5 summarises a data set by the median over features of these losses. Comparisons
-between two effects are paired: both curves are scored on the same test rows, so the unit is
-one (repetition, feature) and the tolerance is t(k) times the standard error of the mean
-paired difference over those units (features differ in scale and in how dependent they are, so
-this spread is wide; it is the spread the paper's boxplots show): the kit's ``paired`` test
-(:func:`imlbench.metrics.contrasts.paired`, t quantile over the units' degrees of freedom).
-Verdicts and power (margin + 2 half) per :class:`imlbench.metrics.claims.Check`.
+The ``conditional_subgroups.model_fidelity`` method gives, per repetition (a random 70/30 split) and
+feature, the loss of each effect curve (PDP, ALE, cs-PDPs) against ``y`` or the model (``against``).
+Table 5 summarises a data set by the median over features of these losses. Comparisons between two
+effects are paired: both curves are scored on the same test rows, so the unit is one (repetition,
+feature) and the tolerance is t(k) times the standard error of the mean paired difference over those
+units (features differ in scale and in how dependent they are, so this spread is wide; it is the
+spread the paper's boxplots show): the kit's ``paired`` test
+(:func:`imlbench.metrics.contrasts.paired`, t quantile over the units' degrees of freedom). Verdicts
+and power (margin + 2 half) per :class:`imlbench.metrics.claims.Check`.
 
 The order and closeness claims are no ``contrast`` claims: a claim holds several pairs of
 effects, each its own row, and closeness is an equivalence test (within a share of one
@@ -38,7 +38,7 @@ from imlbench.studies.conditional_subgroups.model_fidelity import TARGETS
 
 #: the target the losses are taken against
 AGAINST = {"against": choice("y", TARGETS)}
-#: pairs of effects (labels of the ``model_fidelity`` method)
+#: pairs of effects (labels of the ``conditional_subgroups.model_fidelity`` method)
 PAIRS = {"pairs": items(items(text(), length=2))}
 
 
@@ -90,7 +90,7 @@ def _units(tolerance: str) -> str:
                                                           "sqrt(units)")
 
 
-@claim_kind("fidelity_order", params={
+@claim_kind("conditional_subgroups.fidelity_order", params={
     **AGAINST, **PAIRS, "expect": choice("lower", ("lower", "not_higher")),
     "k": number(2.0, minimum=0),
     # Table 5's numbers of the data set the table stands in for: context for the reader only
@@ -125,7 +125,7 @@ def fidelity_order(claim: dict, t: Tables) -> list[dict]:
     return _per_pair(claim, t, pair_row)
 
 
-@claim_kind("fidelity_close", params={
+@claim_kind("conditional_subgroups.fidelity_close", params={
     **AGAINST, **PAIRS, "margin": number(0.05, minimum=0), "k": number(2.0, minimum=0)})
 def fidelity_close(claim: dict, t: Tables) -> list[dict]:
     """In each of ``pairs`` ([effect, reference]) both have about the same loss. Equivalence
@@ -158,7 +158,7 @@ def fidelity_close(claim: dict, t: Tables) -> list[dict]:
     return _per_pair(claim, t, pair_row)
 
 
-@claim_kind("fidelity_values", params={
+@claim_kind("conditional_subgroups.fidelity_values", params={
     **AGAINST, "values": table(value=number()), "published_test_rows": integer(minimum=1),
     "k": number(3.0, minimum=0)})
 def fidelity_values(claim: dict, t: Tables) -> list[dict]:

@@ -62,7 +62,7 @@ def squared_error_sd(errors: pd.Series, k: float) -> float:
     return float(max(normal, np.std(e**2, ddof=1)))
 
 
-@claim_kind("pfi_mse", params={
+@claim_kind("conditional_subgroups.pfi_mse", params={
     **TRUTH, "values": items(number()), "published_reps": integer(1000, minimum=1),
     "k": number(3.0, minimum=0),
 })
@@ -112,7 +112,7 @@ def pfi_mse(claim: dict, t: Tables) -> list[dict]:
     return per_combo(claim, t, errors, one)
 
 
-@claim_kind("mse_order", params={
+@claim_kind("conditional_subgroups.mse_order", params={
     **TRUTH, "worse": items(study_name("methods")),
     "expect": choice("better", ("better", "not_worse")), "k": number(2.0, minimum=0),
 })

@@ -119,14 +119,14 @@ def prepare(features: pd.DataFrame, label: pd.Series) -> pd.DataFrame:
     return out
 
 
-@DGPS.register("cc18_substitute")
+@DGPS.register("conditional_subgroups.cc18_substitute")
 class CC18Substitute(TableDGP):
     """The offline table ``name`` (one of :data:`TABLES`) standing in for a CC18 set."""
 
     def __init__(self, name: str) -> None:
         if name not in TABLES:
-            raise ValueError(f"cc18_substitute: unknown table {name!r}; allowed: "
-                             f"{', '.join(TABLES)}")
+            raise ValueError(f"conditional_subgroups.cc18_substitute: unknown table {name!r}; "
+                             f"allowed: {', '.join(TABLES)}")
         self.name = name
         self.table = TABLES[name]
 

@@ -1,17 +1,23 @@
 """The small data sets behind the illustrative Figs. 1-6 of Molnar et al. (conditional
 subgroups, Sects. 1-4).
 
-``illus_triangle``          Fig. 1: x1 ~ U(0, 1), x2 | x1 ~ U(0, 1 - x1); f = exp(x1 + x2),
-                            y = f (the figure shows a known model, no target).
-``illus_collinear``         Fig. 2: x1 ~ N(0, 1), x2 = x1 + N(0, ``sd2``^2), x3 ~ N(0, 1);
-                            f = b1 x1 + b2 x2 + b3 x3 (``beta``, the paper's 1, -0.1, 1),
-                            y = f + N(0, ``noise_sd``^2). corr(x1, x2) = 1 / sqrt(1 + sd2^2).
-``illus_mixture``           Fig. 3: x2 ~ U(0, 1); x1 | x2 ~ N(0, 1) if x2 < ``cut`` (0.5),
-                            else N(``mean_high``, ``sd_high``^2) (4 and 4); no model (y = 0).
-``illus_bivariate_normal``  Fig. 4: (x1, x2) standard normal with covariance ``cov``; y = 0.
-``illus_rounded_linear``    Fig. 5: x1 ~ N(0, 1), x2 | x1 ~ N(x1, 1), y = x1 + N(0, 1), every
-                            value rounded to ``decimals`` (2); f = x1. corr(x1, x2) = 1/sqrt(2).
-``illus_gamma_log``         Fig. 6: x ~ Gamma(shape ``shape``, scale 1); f = log(x) + 4.5, y = f.
+``conditional_subgroups.triangle``
+    Fig. 1: x1 ~ U(0, 1), x2 | x1 ~ U(0, 1 - x1); f = exp(x1 + x2), y = f (the figure shows a known
+    model, no target).
+``conditional_subgroups.collinear``
+    Fig. 2: x1 ~ N(0, 1), x2 = x1 + N(0, ``sd2``^2), x3 ~ N(0, 1); f = b1 x1 + b2 x2 + b3 x3
+    (``beta``, the paper's 1, -0.1, 1), y = f + N(0, ``noise_sd``^2). corr(x1, x2) = 1 / sqrt(1 +
+    sd2^2).
+``conditional_subgroups.mixture``
+    Fig. 3: x2 ~ U(0, 1); x1 | x2 ~ N(0, 1) if x2 < ``cut`` (0.5), else N(``mean_high``,
+    ``sd_high``^2) (4 and 4); no model (y = 0).
+``conditional_subgroups.bivariate_normal``
+    Fig. 4: (x1, x2) standard normal with covariance ``cov``; y = 0.
+``conditional_subgroups.rounded_linear``
+    Fig. 5: x1 ~ N(0, 1), x2 | x1 ~ N(x1, 1), y = x1 + N(0, 1), every value rounded to ``decimals``
+    (2); f = x1. corr(x1, x2) = 1/sqrt(2).
+``conditional_subgroups.gamma_log``
+    Fig. 6: x ~ Gamma(shape ``shape``, scale 1); f = log(x) + 4.5, y = f.
 
 Every conditional law is known and drawn exactly, except for the rounded Fig. 5 data, whose
 law given a rounded value has no closed form (it has no ``sample_conditional``).
@@ -77,7 +83,7 @@ class _Gaussian(_Illustration):
         return gaussian_conditional(X, features, self.cov, rng)
 
 
-@DGPS.register("illus_triangle")
+@DGPS.register("conditional_subgroups.triangle")
 class Triangle(_Illustration):
     names = ("x1", "x2")
 
@@ -104,7 +110,7 @@ class Triangle(_Illustration):
         raise ValueError(f"features {features} are not a subset of the two columns")
 
 
-@DGPS.register("illus_collinear")
+@DGPS.register("conditional_subgroups.collinear")
 class Collinear(_Gaussian):
     names = ("x1", "x2", "x3")
 
@@ -121,7 +127,7 @@ class Collinear(_Gaussian):
         return X @ self.beta
 
 
-@DGPS.register("illus_mixture")
+@DGPS.register("conditional_subgroups.mixture")
 class Mixture(_Illustration):
     names = ("x1", "x2")
 
@@ -165,7 +171,7 @@ class Mixture(_Illustration):
         return np.where(pick_low, self.cut * u, self.cut + (1.0 - self.cut) * u)[:, None]
 
 
-@DGPS.register("illus_bivariate_normal")
+@DGPS.register("conditional_subgroups.bivariate_normal")
 class BivariateNormal(_Gaussian):
     names = ("x1", "x2")
 
@@ -177,7 +183,7 @@ class BivariateNormal(_Gaussian):
         return np.zeros(len(X))
 
 
-@DGPS.register("illus_rounded_linear")
+@DGPS.register("conditional_subgroups.rounded_linear")
 class RoundedLinear(_Illustration):
     names = ("x1", "x2")
     noise_sd = 1.0
@@ -198,7 +204,7 @@ class RoundedLinear(_Illustration):
         return super().sample(n, rng).round(self.decimals)
 
 
-@DGPS.register("illus_gamma_log")
+@DGPS.register("conditional_subgroups.gamma_log")
 class GammaLog(_Illustration):
     names = ("x",)
 

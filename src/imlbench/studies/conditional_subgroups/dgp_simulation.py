@@ -24,7 +24,7 @@ from imlbench.params import check, integer, number
 SCENARIOS = ("independent", "linear", "nonlinear", "multilinear")
 
 
-@DGPS.register("cspfi_simulation")
+@DGPS.register("conditional_subgroups.simulation")
 class ConditionalSubgroupsSimulation(GaussianNoise, DGP):
     def __init__(self, scenario: str = "linear", p: int = 10, noise_sd: float = 1.0) -> None:
         if scenario not in SCENARIOS:

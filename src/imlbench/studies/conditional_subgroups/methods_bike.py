@@ -1,7 +1,7 @@
 """Methods of the bike-rental application of the conditional-subgroups paper (Molnar et al.,
 Sect. 10): cs-PFI with quantiles over the permutations, local cs-PFI and cs-PDPs with the rule
 of each subgroup (Figs. 11-13), the subgroup trees' splits, and the feature predictability of
-Table 6. The depth sweep of Fig. 10 is ``cs_pfi_depths``
+Table 6. The depth sweep of Fig. 10 is ``conditional_subgroups.cs_pfi_depths``
 (:mod:`imlbench.studies.conditional_subgroups.methods_depth`).
 
 The subgroups come from :func:`imlbench.explain.subgroup_tree.fit_subgroup_tree`, fitted on
@@ -107,7 +107,7 @@ def _split_names(ctx: ExplainContext, tree: SubgroupTree) -> str:
     return ", ".join(ctx.feature_names[m] for m in tree.split_features())
 
 
-@method("cs_pfi_quantiles", kind="importance", params={**COMMON, **REPEATS})
+@method("conditional_subgroups.cs_pfi_quantiles", kind="importance", params={**COMMON, **REPEATS})
 def _cs_pfi_quantiles(ctx: ExplainContext, params: dict,
                       rng: np.random.Generator) -> pd.DataFrame:
     """cs-PFI (marginal PFI at ``max_depth: 0``) of each feature: median and quantiles over
@@ -121,7 +121,7 @@ def _cs_pfi_quantiles(ctx: ExplainContext, params: dict,
     return named(ctx, out)
 
 
-@method("cs_pfi_local_rules", kind="metric", params={**COMMON, **REPEATS})
+@method("conditional_subgroups.cs_pfi_local_rules", kind="metric", params={**COMMON, **REPEATS})
 def _cs_pfi_local_rules(ctx: ExplainContext, params: dict,
                         rng: np.random.Generator) -> pd.DataFrame:
     """Local cs-PFI (eq. 5) of each feature in each subgroup: x_j permuted among the
@@ -144,7 +144,7 @@ def _cs_pfi_local_rules(ctx: ExplainContext, params: dict,
     return pd.concat(frames, ignore_index=True)
 
 
-@method("cs_pdp_rules", kind="effect",
+@method("conditional_subgroups.cs_pdp_rules", kind="effect",
         params={**COMMON, **DATA, "grid": table(GRID_FIELDS, {"size": 30})})
 def _cs_pdp_rules(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
     """cs-PDPs (Sect. 4.3) with subgroup rules; the PDP itself at ``max_depth: 0``.
@@ -186,7 +186,7 @@ def _cs_pdp_rules(ctx: ExplainContext, params: dict, rng: np.random.Generator) -
     return pd.concat(frames, ignore_index=True)
 
 
-@method("subgroup_splits", kind="metric",
+@method("conditional_subgroups.subgroup_splits", kind="metric",
         params={**COMMON, "n_boot": integer(0, minimum=0),
                 "rows": choice("train", ("train", "all")),
                 "resample": choice("bootstrap", ("bootstrap", "split"))})
@@ -232,7 +232,7 @@ def _subgroup_splits(ctx: ExplainContext, params: dict,
     return pd.DataFrame(rows, columns=cols)
 
 
-@method("feature_predictability", kind="metric", params={
+@method("conditional_subgroups.feature_predictability", kind="metric", params={
     **FEATURES, **CATEGORICAL, "n_splits": integer(5, minimum=1),
     "n_estimators": integer(100, minimum=1),
 })

@@ -44,7 +44,7 @@ SETTINGS = {
 }
 
 
-@method("data_fidelity", kind="metric", params={
+@method("conditional_subgroups.data_fidelity", kind="metric", params={
     "samplers": items(text(), [*SAMPLERS_A, *SAMPLERS_B]),
     "n_features": integer(10, minimum=1), **SETTINGS,
 })

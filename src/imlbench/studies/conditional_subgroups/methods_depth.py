@@ -34,7 +34,7 @@ from imlbench.params import integer, items, number
 QUANTILES = items(number(minimum=0, maximum=1), None, length=2, nullable=True)
 
 
-@method("cs_pfi_depths", kind="metric", params={
+@method("conditional_subgroups.cs_pfi_depths", kind="metric", params={
     **FEATURES, **SUBGROUPS, "depths": items(integer(minimum=0), list(range(1, 11))),
     "n_repeats": integer(1, minimum=1), **DATA, **CATEGORICAL, **PFI_OPTIONS,
     "quantiles": QUANTILES,

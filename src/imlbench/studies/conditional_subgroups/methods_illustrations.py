@@ -1,17 +1,19 @@
 """Methods behind the illustrative Figs. 1-6 of Molnar et al. (conditional subgroups).
 
-``sampler_draws``       one draw of a fitted sampler at every training row, with the row's
-                        subgroup: the permuted points of Figs. 3 and 4 (marginal permutation,
-                        permutation within subgroups).
-``pfi_repeats``         PFI with a fitted sampler, one value per repeat (eq. 2 before the
-                        mean over the M repeats), so claims can use the repeat SE (Fig. 2).
-``effect_slopes``       least-squares slope of a PDP, M-plot or each cs-PDP with a bootstrap SE
-                        (:mod:`imlbench.studies.conditional_subgroups.curve_slopes`; Figs. 2 and 5).
-``pdp_vs_predictions``  the PDP with its SE over rows next to the range of the observed
-                        predictions (Fig. 1).
+``conditional_subgroups.sampler_draws``
+    one draw of a fitted sampler at every training row, with the row's subgroup: the permuted points
+    of Figs. 3 and 4 (marginal permutation, permutation within subgroups).
+``conditional_subgroups.pfi_repeats``
+    PFI with a fitted sampler, one value per repeat (eq. 2 before the mean over the M repeats), so
+    claims can use the repeat SE (Fig. 2).
+``conditional_subgroups.effect_slopes``
+    least-squares slope of a PDP, M-plot or each cs-PDP with a bootstrap SE
+    (:mod:`imlbench.studies.conditional_subgroups.curve_slopes`; Figs. 2 and 5).
+``conditional_subgroups.pdp_vs_predictions``
+    the PDP with its SE over rows next to the range of the observed predictions (Fig. 1).
 
 The M-plot with overlapping windows (the paper's "conditional PDP", Figs. 2 and 5), the method
-``mplot_window`` and the ``mplot`` curve of ``effect_slopes``, is the layer's
+``mplot_window`` and the ``mplot`` curve of ``conditional_subgroups.effect_slopes``, is the layer's
 (:mod:`imlbench.explain.window_mplot`).
 """
 
@@ -58,7 +60,7 @@ def _grid(ctx: ExplainContext, params: dict, j: int, x: np.ndarray | None = None
     return make_grid(x, params["grid"], ctx.feature_names[j])
 
 
-@method("sampler_draws", params={**FEATURES, **SAMPLER, **CATEGORICAL})
+@method("conditional_subgroups.sampler_draws", params={**FEATURES, **SAMPLER, **CATEGORICAL})
 def _sampler_draws(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
     """The training rows (all features), each with one draw of the replacement of x_j by the
     fitted sampler (``draw``) and its subgroup (``group``, 0 without subgroups)."""
@@ -74,7 +76,7 @@ def _sampler_draws(ctx: ExplainContext, params: dict, rng: np.random.Generator) 
     return pd.concat(frames, ignore_index=True)
 
 
-@method("pfi_repeats", kind="metric", params={
+@method("conditional_subgroups.pfi_repeats", kind="metric", params={
     **FEATURES, **SAMPLER, "n_repeats": integer(1, minimum=1), **DATA, **CATEGORICAL,
     **{k: p for k, p in PFI_OPTIONS.items() if k != "aggregate"},
 })
@@ -123,7 +125,7 @@ def _curves(ctx: ExplainContext, params: dict, j: int,
     return per_group, {g: int((train_groups == g).sum()) for g in grids}
 
 
-@method("effect_slopes", kind="other", params={
+@method("conditional_subgroups.effect_slopes", kind="other", params={
     **FEATURES, "curve": choice("pdp", CURVES), **CURVE_GRID, **WIDTH, **SUBGROUPS,
     "n_boot": integer(100, minimum=2), "refit": flag(False),
 })
@@ -143,7 +145,8 @@ def _effect_slopes(ctx: ExplainContext, params: dict, rng: np.random.Generator) 
     return pd.concat(frames, ignore_index=True)
 
 
-@method("pdp_vs_predictions", kind="metric", params={**FEATURES, **CURVE_GRID, **DATA})
+@method("conditional_subgroups.pdp_vs_predictions", kind="metric",
+        params={**FEATURES, **CURVE_GRID, **DATA})
 def _pdp_vs_predictions(ctx: ExplainContext, params: dict,
                         rng: np.random.Generator) -> pd.DataFrame:
     """PDP of x_j (eq. 4) at each grid value with its SE, the SD of the ICE values over rows

@@ -18,7 +18,7 @@ from imlbench.studies.conditional_subgroups.model_fidelity import (
 )
 
 
-@method("model_fidelity", kind="metric", requires={"test_rows"}, params={
+@method("conditional_subgroups.model_fidelity", kind="metric", requires={"test_rows"}, params={
     **FEATURES, "grid": table(GRID_FIELDS, PDP_GRID),
     "intervals": table(INTERVAL_FIELDS, ALE_INTERVALS),
     "subgroups": table(value=table(SUBGROUP_PARAMS), default=SUBGROUPS),

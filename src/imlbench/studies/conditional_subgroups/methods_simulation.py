@@ -11,7 +11,7 @@ from imlbench.params import flag, integer
 from imlbench.truth.monte_carlo import model_pfi_truth
 
 
-@method("model_pfi_truth", kind="theory", requires={"conditional"}, params={
+@method("conditional_subgroups.model_pfi_truth", kind="theory", requires={"conditional"}, params={
     **FEATURES, "n_mc": integer(100_000, minimum=2), "conditional": flag(True)})
 def _model_pfi_truth(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
     """The fitted model's own true PFI (conditional by default, else marginal) by Monte Carlo

@@ -12,7 +12,7 @@ the ``squared_error`` e_r^2 (their mean is the MSE of Tables 2 and 7) or the ``e
                                         (``Tables.ranked``)
 ``conditional_subgroups.pfi_at_depth``  of the cell's cs-PFI with trees cut back to ``depth``
                                         (a method of kind metric with ``depth`` rows,
-                                        ``cs_pfi_depths``; Fig. 8)
+                                        ``conditional_subgroups.cs_pfi_depths``; Fig. 8)
 """
 
 from __future__ import annotations

@@ -2,8 +2,9 @@
 figures of the experiment read.
 
 The input has one row per (scenario = data set, rep, feature, sampler) with the fidelity in
-``value`` (-log MMD^2, larger is better), as the ``data_fidelity`` method writes it. The unit
-of the summaries is a (data set, feature) pair, whose repetitions are averaged first.
+``value`` (-log MMD^2, larger is better), as the ``conditional_subgroups.data_fidelity`` method
+writes it. The unit of the summaries is a (data set, feature) pair, whose repetitions are averaged
+first.
 """
 
 from __future__ import annotations

@@ -34,7 +34,7 @@ def true_pfi_x1(scenario: str) -> dict[str, float]:
     return {"marginal": marginal[scenario], "conditional": conditional[scenario]}
 
 
-@truth("cspfi_simulation", ("importance",))
+@truth("conditional_subgroups.simulation", ("importance",))
 def cspfi_truths(
     dgp: ConditionalSubgroupsSimulation, fixed_rng: Callable[[str], np.random.Generator]
 ) -> dict[str, pd.DataFrame]:

@@ -1,6 +1,6 @@
 """The claim kind of Hooker, Mentch & Zhou (2021) that the comparison kit does not cover.
 
-``rejection_rate``  a test rejects at the nominal level, or above it (Fig. 8)
+``extrapolation.rejection_rate``  a test rejects at the nominal level, or above it (Fig. 8)
 
 The study's other claims use the layer's kinds: ``contrast`` with the study's statistics
 (:mod:`.statistics`: curves, surfaces, ICE errors against the truth, importances and their
@@ -17,7 +17,7 @@ from imlbench.metrics.claims import Check, Tables, claim_kind, claim_row, per_co
 from imlbench.params import REQUIRED, choice, number
 
 
-@claim_kind("rejection_rate", params={"k": number(3.0, minimum=0),
+@claim_kind("extrapolation.rejection_rate", params={"k": number(3.0, minimum=0),
                                       "alpha": number(0.05, minimum=0, maximum=1),
                                       "expect": choice(REQUIRED, ("nominal", "above"))})
 def rejection_rate(claim: dict, t: Tables) -> list[dict]:

@@ -1,7 +1,7 @@
 """The hourly bike rentals of Hooker, Mentch & Zhou (2021), Fig. 9.
 
-``bikeshare`` serves the hourly bike-sharing data of Fanaee-T & Gama (2013) with ``y = log``
-of the hourly rental count (see :mod:`imlbench.data.bikeshare`).
+``extrapolation.bikeshare`` serves the hourly bike-sharing data of Fanaee-T & Gama (2013) with
+``y = log`` of the hourly rental count (see :mod:`imlbench.data.bikeshare`).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from imlbench.dgp.base import DGPS
 from imlbench.dgp.real_data import TableDGP
 
 
-@DGPS.register("bikeshare")
+@DGPS.register("extrapolation.bikeshare")
 class BikeShare(TableDGP):
     """The bike-sharing hours: ``source="islp"`` (2011, ships with ISLP) or ``"uci"``.
 
@@ -22,7 +22,7 @@ class BikeShare(TableDGP):
     """
 
     def __init__(self, source: str = "islp", path: str | None = None) -> None:
-        check_source("bikeshare", source, path, "hour.csv")
+        check_source("extrapolation.bikeshare", source, path, "hour.csv")
         self.source = source
         self.path = path
 

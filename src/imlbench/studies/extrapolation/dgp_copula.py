@@ -18,7 +18,7 @@ from imlbench.dgp.base import DGP, DGPS, GaussianNoise, check_numbers
 from imlbench.params import ParamError, check, number
 
 
-@DGPS.register("copula_linear")
+@DGPS.register("extrapolation.copula_linear")
 class CopulaLinear(GaussianNoise, DGP):
     """eq. (2) of Hooker et al. (2021); ``beta`` sets the number of features."""
 

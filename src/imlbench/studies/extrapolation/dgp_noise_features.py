@@ -18,7 +18,7 @@ from imlbench.dgp.base import DGP, DGPS, GaussianNoise, check_numbers
 from imlbench.params import check, integer, number
 
 
-@DGPS.register("gaussian_noise_features")
+@DGPS.register("extrapolation.gaussian_noise_features")
 class GaussianNoiseFeatures(GaussianNoise, DGP):
     def __init__(
         self,

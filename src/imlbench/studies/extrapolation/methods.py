@@ -1,13 +1,16 @@
 """Methods of Hooker, Mentch & Zhou (2021), "Unrestricted permutation forces extrapolation".
 
-``permuted_queries``   the points at which permutation importance evaluates the model (Fig. 4)
-``leaf_boxes``         the leaf rectangles of randomly chosen trees of a forest (Fig. 4, eq. 3)
-``substitute_test``    the test that a block of conditionally null features matters, with the
-                       block substituted by a permutation, the true conditional law or
-                       knockoffs (Sect. 5, Fig. 8)
-``linear_pfi_theory``  Theorem 1: the expected permutation importance of a least-squares fit
-``linear_relearn_theory``  Theorem 3: the expected conditional and relearned importances of a
-                       least-squares fit
+``extrapolation.permuted_queries``
+    the points at which permutation importance evaluates the model (Fig. 4)
+``extrapolation.leaf_boxes``
+    the leaf rectangles of randomly chosen trees of a forest (Fig. 4, eq. 3)
+``extrapolation.substitute_test``
+    the test that a block of conditionally null features matters, with the block substituted by a
+    permutation, the true conditional law or knockoffs (Sect. 5, Fig. 8)
+``extrapolation.linear_pfi_theory``
+    Theorem 1: the expected permutation importance of a least-squares fit
+``extrapolation.linear_relearn_theory``
+    Theorem 3: the expected conditional and relearned importances of a least-squares fit
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from imlbench.studies.extrapolation.partitions import leaf_rectangles
 SUBSTITUTES = ("permute", "conditional", "knockoff")
 
 
-@method("permuted_queries", params=FEATURES)
+@method("extrapolation.permuted_queries", params=FEATURES)
 def _queries(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
     """The points at which permutation VI of each feature evaluates the model."""
     frames = []
@@ -37,7 +40,7 @@ def _queries(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.
     return pd.concat(frames, ignore_index=True)
 
 
-@method("leaf_boxes", requires={"trees"}, params={
+@method("extrapolation.leaf_boxes", requires={"trees"}, params={
     "features": items(feature_name(), length=2), "n_trees": integer(10, minimum=1)})
 def _leaf_boxes(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
     """Leaves of ``n_trees`` randomly chosen trees over two features."""
@@ -69,7 +72,7 @@ def _substitute_block(
 
 
 @method(
-    "substitute_test", kind="test", requires={"noise_block", "test_rows"},
+    "extrapolation.substitute_test", kind="test", requires={"noise_block", "test_rows"},
     needs=lambda p: {"conditional"} if p["substitute"] == "conditional" else set(),
     params={"substitute": choice("permute", SUBSTITUTES),
             "alpha": number(0.05, minimum=0, maximum=1), "split": flag(True)},
@@ -97,7 +100,7 @@ def _substitute_test(ctx: ExplainContext, params: dict, rng: np.random.Generator
     return pd.DataFrame([{"substitute": kind, **res}])
 
 
-@method("linear_pfi_theory", requires={"linear"}, kind="theory")
+@method("extrapolation.linear_pfi_theory", requires={"linear"}, kind="theory")
 def _linear_theory(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
     """Theorem 1 of Hooker et al. (2021) for the fitted least-squares model:
     E_pi VI^pi_j = 2 beta_j^2 (1/N) sum_i (x_ij - mean_j)^2 (mean form of the printed sum),
@@ -127,7 +130,7 @@ def _conditional_variances(ctx: ExplainContext, j: int, n_draws: int,
     return draws.var(axis=1, ddof=1)
 
 
-@method("linear_relearn_theory", requires={"linear"}, kind="theory",
+@method("extrapolation.linear_relearn_theory", requires={"linear"}, kind="theory",
         needs=lambda p: {"conditional"} if p["quantity"] == "conditional" else set(),
         params={"quantity": choice("residual", QUANTITIES),
                 "factor": number(2.0, minimum=0), "n_draws": integer(200, minimum=2)})

@@ -92,7 +92,7 @@ def effects_truth(
     return pd.concat(frames, ignore_index=True)
 
 
-@truth("copula_linear", ("importance", "effects"))
+@truth("extrapolation.copula_linear", ("importance", "effects"))
 def copula_linear_truths(
     dgp: CopulaLinear, fixed_rng: Callable[[str], np.random.Generator]
 ) -> dict[str, pd.DataFrame]:

@@ -79,7 +79,7 @@ def _refits(est: pd.DataFrame, quantity: str) -> np.ndarray:
     return r.pivot_table(index="split", columns=key, values="value", sort=False).to_numpy()
 
 
-@claim_kind("pd_pfi_mse_difference", params={
+@claim_kind("pd_pfi_dgp.mse_difference", params={
     **NEEDS, **K, "best": study_name("learners"),
     "intervals": table(value=items(number(), length=2))})
 def pd_pfi_mse_difference(claim: dict, t: Tables) -> list[dict]:
@@ -132,7 +132,7 @@ def _pfi(est: pd.DataFrame) -> pd.DataFrame:
     return r[r["rep"] == r["rep"].min()].set_index("feature")
 
 
-@claim_kind("pd_pfi_top_features", params={**NEEDS, "top": items(feature_name())})
+@claim_kind("pd_pfi_dgp.top_features", params={**NEEDS, "top": items(feature_name())})
 def pd_pfi_top_features(claim: dict, t: Tables) -> list[dict]:
     """The features of ``top`` are the k most important by PFI, per method of
     ``where.method``: our top k by point estimate equal them, or each mismatch (a published
@@ -171,7 +171,7 @@ def pd_pfi_top_features(claim: dict, t: Tables) -> list[dict]:
     return rows
 
 
-@claim_kind("pd_pfi_pfi_separation",
+@claim_kind("pd_pfi_dgp.pfi_separation",
             params={**NEEDS, "features": items(feature_name(), length=2)})
 def pd_pfi_pfi_separation(claim: dict, t: Tables) -> list[dict]:
     """``features`` [a, b]: at the learner level (first method) a's interval lies above b's
@@ -210,7 +210,7 @@ def _widths(est: pd.DataFrame, quantity: str) -> np.ndarray:
     return (r["upper"] - r["lower"]).to_numpy()
 
 
-@claim_kind("pd_pfi_width_ratio",
+@claim_kind("pd_pfi_dgp.width_ratio",
             params={**NEEDS, **K, "quantity": choice(REQUIRED, ("pd", "pfi"))})
 def pd_pfi_width_ratio(claim: dict, t: Tables) -> list[dict]:
     """Learner-level intervals (first method) are wider than model-level ones (second) for

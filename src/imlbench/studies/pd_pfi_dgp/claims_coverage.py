@@ -7,7 +7,7 @@ number of Tables 1-2 is a ``contrast`` claim of its own on the statistic
 tests of many cells (scenarios, quantities, columns, other learners), which a ``contrast``
 claim, one cell against a value or one other cell, does not.
 
-``coverage_cells`` judges every cell of a claim with the comparison kit's tests on that
+``pd_pfi_dgp.coverage_cells`` judges every cell of a claim with the comparison kit's tests on that
 statistic: the scenarios ``over`` (null: ``where.scenario``), the ``quantity`` (pd, pfi or
 both) and the ``columns`` (boot, boot*, subs, subs*, ideal) at ``m`` refits, for each learner
 of ``where``. Without ``than`` a cell's coverage is tested against ``value``
@@ -203,7 +203,7 @@ def _tolerance(claim: dict) -> str:
                                   else "") + ")")
 
 
-@claim_kind("coverage_cells", params={
+@claim_kind("pd_pfi_dgp.coverage_cells", params={
     "columns": items(COLUMN), "widths": items(COLUMN, []),
     "quantity": either(QUANTITY, items(QUANTITY), default=list(QUANTITIES)),
     "over": items(text(), None, nullable=True), "m": integer(15, minimum=2), "than": THAN,

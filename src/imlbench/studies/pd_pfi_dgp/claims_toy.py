@@ -1,27 +1,28 @@
-"""The claim kind of the Monte Carlo illustration of Molnar et al. (2023), Fig. 2 (Sect. 5), on
-the output of method ``pd_uncertainty``: per repetition r (a model fitted on a fresh sample)
-the model-PD PD_r(z) on its training rows with its Monte Carlo SE se_r(z) (Sect. 6), and K
-model-PDs PD_rk(z) of the same model on fresh samples. (The learner-PD's bias is a
-``contrast`` claim on the statistic ``pd_pfi_dgp.squared_bias``, :mod:`.statistics`.)
+"""The claim kind of the Monte Carlo illustration of Molnar et al. (2023), Fig. 2 (Sect. 5), on the
+output of method ``pd_pfi_dgp.pd_uncertainty``: per repetition r (a model fitted on a fresh sample)
+the model-PD PD_r(z) on its training rows with its Monte Carlo SE se_r(z) (Sect. 6), and K model-PDs
+PD_rk(z) of the same model on fresh samples. (The learner-PD's bias is a ``contrast`` claim on the
+statistic ``pd_pfi_dgp.squared_bias``, :mod:`.statistics`.)
 
 All statistics average over the grid values z (equidistant: the integral over the range
 divided by its length), written <.> below; R is the number of repetitions.
 
-``pd_variance_ratio``  the model-PDs vary over refits more than Monte Carlo error alone
-                       explains: Q = <var_r PD_r> / <reference> must exceed the 1 - ``alpha``
-                       quantile of Q when the refits have no variance of their own:
-                       ``against: mc_se``: reference mean_r se_r^2 (the MC variance of each
-                       curve), quantile chi2_{R-1} / (R - 1);
-                       ``against: mc_samples``: reference mean_r var_k PD_rk (the spread of one
-                       model's PDs over Monte Carlo samples, Fig. 2 left), quantile
-                       F(R - 1, R (K - 1)).
-                       Per grid value both are exact for normal curves; the grid average of
-                       correlated chi2 (or F) variables of equal df has a lighter upper tail
-                       than one of them, so the quantile is conservative. As a
-                       :class:`imlbench.metrics.claims.Check`: Q +- (quantile - 1) above 1 (the
-                       null's 1 - ``alpha`` excursion above 1 as the half-width, so
-                       reproduced iff Q > quantile; not reproduced iff Q <= 2 - quantile);
-                       ``alpha`` at most 0.3 keeps the quantile above 1.
+``pd_pfi_dgp.pd_variance_ratio``
+    the model-PDs vary over refits more than Monte Carlo error alone
+    explains: Q = <var_r PD_r> / <reference> must exceed the 1 - ``alpha``
+    quantile of Q when the refits have no variance of their own:
+    ``against: mc_se``: reference mean_r se_r^2 (the MC variance of each
+    curve), quantile chi2_{R-1} / (R - 1);
+    ``against: mc_samples``: reference mean_r var_k PD_rk (the spread of one
+    model's PDs over Monte Carlo samples, Fig. 2 left), quantile
+    F(R - 1, R (K - 1)).
+    Per grid value both are exact for normal curves; the grid average of
+    correlated chi2 (or F) variables of equal df has a lighter upper tail
+    than one of them, so the quantile is conservative. As a
+    :class:`imlbench.metrics.claims.Check`: Q +- (quantile - 1) above 1 (the
+    null's 1 - ``alpha`` excursion above 1 as the half-width, so
+    reproduced iff Q > quantile; not reproduced iff Q <= 2 - quantile);
+    ``alpha`` at most 0.3 keeps the quantile above 1.
 
 Why a kind of its own: it is an exact test of a variance ratio against its null law (chi2 or
 F quantiles), with no SE; the kit's ``spread_ratio`` would put a bootstrap SE on a ratio of
@@ -86,7 +87,7 @@ def variance_ratio(train: pd.DataFrame, mc: pd.DataFrame, against: str
     return between / reference, between, reference, df
 
 
-@claim_kind("pd_variance_ratio", params={
+@claim_kind("pd_pfi_dgp.pd_variance_ratio", params={
     **FEATURE, "against": choice("mc_se", AGAINST),
     "alpha": number(0.01, minimum=0, maximum=0.3)})
 def pd_variance_ratio(claim: dict, t: Tables) -> list[dict]:

@@ -44,13 +44,13 @@ def load_saratoga() -> pd.DataFrame:
     return df.dropna().reset_index(drop=True)
 
 
-@DGPS.register("pd_pfi_application")
+@DGPS.register("pd_pfi_dgp.application")
 class PdPfiApplication(SourcedTable):
     """The application's table: ``source="saratoga"`` (offline, the default) or ``"wine"``
     read from ``path`` (``winequality-red.csv``). ``dominant`` names the feature whose PD the
     application shows."""
 
-    name, sources, original_file = "pd_pfi_application", SOURCES, "winequality-red.csv"
+    name, sources, original_file = "pd_pfi_dgp.application", SOURCES, "winequality-red.csv"
     load_offline = staticmethod(load_saratoga)
     load_original = staticmethod(load_wine_quality)
 

@@ -25,14 +25,14 @@ from imlbench.params import check, number
 FORMS = ("linear", "nonlinear")
 
 
-@DGPS.register("pd_pfi_simulation")
+@DGPS.register("pd_pfi_dgp.simulation")
 class PdPfiSimulation(DGP):
     def __init__(self, form: str = "linear", sign: int = -1, noise_sd: float = 1.0) -> None:
         if form not in FORMS:
-            raise ValueError(f"pd_pfi_simulation: form must be one of {', '.join(FORMS)}, "
+            raise ValueError(f"pd_pfi_dgp.simulation: form must be one of {', '.join(FORMS)}, "
                              f"got {form!r}")
         if sign not in (-1, 1):
-            raise ValueError(f"pd_pfi_simulation: sign must be -1 (the paper's text) or 1 "
+            raise ValueError(f"pd_pfi_dgp.simulation: sign must be -1 (the paper's text) or 1 "
                              f"(the authors' code), got {sign!r}")
         check(number(minimum=0), noise_sd, "noise_sd")
         self.form, self.sign, self.noise_sd = form, int(sign), float(noise_sd)

@@ -2,7 +2,7 @@
 "Relating the partial dependence plot and permutation feature importance to the data
 generating process", Fig. 2 (Sect. 5).
 
-``pdp_uncertainty_toy``: x1 ~ U(0, 10), x2 ~ N(0, 1), x3 ~ N(0, 1), independent;
+``pd_pfi_dgp.pdp_uncertainty_toy``: x1 ~ U(0, 10), x2 ~ N(0, 1), x3 ~ N(0, 1), independent;
 f(x) = sin(x1) + 0.5 x1 + x2 + x2 x3^2 and y = f(x) + eps, eps ~ N(0, ``noise_sd``^2)
 (``noise_sd`` = 5 by default).
 
@@ -28,7 +28,7 @@ from imlbench.params import check, number
 MEAN_SIN_X1 = (1.0 - np.cos(10.0)) / 10.0
 
 
-@DGPS.register("pdp_uncertainty_toy")
+@DGPS.register("pd_pfi_dgp.pdp_uncertainty_toy")
 class PdpUncertaintyToy(DGP):
     """x1 ~ U(0, 10), x2, x3 ~ N(0, 1); y = sin(x1) + 0.5 x1 + x2 + x2 x3^2 + N(0, sd^2)."""
 

@@ -1,7 +1,7 @@
 """Methods of the application of Molnar et al., "Relating the partial dependence plot and
 permutation feature importance to the data generating process" (2023), Sect. 9 and Fig. 6.
 
-``pd_pfi_resampled`` (run for every learner): m bootstrap refits of the learner on all rows,
+``pd_pfi_dgp.resampled`` (run for every learner): m bootstrap refits of the learner on all rows,
 each scored on its out-of-bag rows. Per refit d it records the out-of-bag MSE, the PFI of
 every feature (eq. 8, per model: the mean over permutations of the MSE increase) and the PD of
 one feature (eq. 7, per model). The refits' splits come from a stream that does not depend on
@@ -11,7 +11,7 @@ their mean and the interval mean +- t_{m-1} sqrt((1/m + c) s^2), c = 0.368 / 0.6
 (:func:`corrected_t_interval`). Learner-PFI and learner-PD are the means over refits with the
 same corrected interval (Sect. 7.3-7.4).
 
-``pd_pfi_model`` (run for the fitted model): the model of the fit stage, trained on the
+``pd_pfi_dgp.model`` (run for the fitted model): the model of the fit stage, trained on the
 scenario's training rows, is explained on its test rows (the application: a forest on a
 random 63.2% of the rows without replacement, the other rows for the explanation). Model-PFI
 and model-PD come with the Monte Carlo intervals of Sect. 6 (eqs. 5-6): the variance of the
@@ -177,7 +177,7 @@ def _interval_frame(quantity: str, features: list[str], x: np.ndarray, value: np
                          "se": se, "lower": lower, "upper": upper, **extra})
 
 
-@method("pd_pfi_resampled", kind="metric", params={
+@method("pd_pfi_dgp.resampled", kind="metric", params={
     **SHARED,
     "m": integer(15, minimum=2),
     "scheme": choice("bootstrap", SCHEMES),
@@ -219,7 +219,7 @@ def _pd_pfi_resampled(ctx: ExplainContext, params: dict, rng: np.random.Generato
     return out.assign(source=_source(ctx), m=m, c=c, n_rows=len(X), alpha=alpha)
 
 
-@method("pd_pfi_model", kind="metric", requires={"test_rows"}, params={
+@method("pd_pfi_dgp.model", kind="metric", requires={"test_rows"}, params={
     **SHARED, "grid": table(GRID_FIELDS, {"kind": "equidistant", "size": 20})})
 def _pd_pfi_model(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
     """Model-PFI of every feature (``n_permutations``, default 5) and model-PD of one feature

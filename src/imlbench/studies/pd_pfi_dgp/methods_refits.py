@@ -41,7 +41,7 @@ def _tidy(strategy: str, pd_: np.ndarray, pfi: np.ndarray, names: list[str],
     return pd.concat([pd_part, pfi_part], ignore_index=True)
 
 
-@method("learner_refits", kind="refits", summarise=summarise, params={
+@method("pd_pfi_dgp.learner_refits", kind="refits", summarise=summarise, params={
     **FEATURES,
     "grid": table(GRID_FIELDS, PAPER_GRID),
     "strategies": items(choice(REQUIRED, TESTED), list(TESTED)),

@@ -2,7 +2,7 @@
 "Relating the partial dependence plot and permutation feature importance to the data
 generating process", Fig. 2 (Sect. 5).
 
-``pd_uncertainty``  for the repetition's model (each repetition draws a fresh training
+``pd_pfi_dgp.pd_uncertainty``  for the repetition's model (each repetition draws a fresh training
                     sample, so the repetitions are the paper's refits on fresh data):
                     * ``source: train``: the model-PD estimate of eq. (2), PD^(z) =
                       (1/n) sum_i f^(z, x_C^(i)), on the model's own training rows, with the
@@ -60,7 +60,7 @@ def pd_with_se(predict: Predict, X: np.ndarray, j: int, grid: np.ndarray,
     return curves.mean(axis=0), curves.std(axis=0, ddof=1) / np.sqrt(len(X))
 
 
-@method("pd_uncertainty", kind="metric", params={
+@method("pd_pfi_dgp.pd_uncertainty", kind="metric", params={
     **FEATURES,
     "grid": table(GRID_FIELDS, DEFAULT_GRID),
     "n_mc_samples": integer(5, minimum=0),

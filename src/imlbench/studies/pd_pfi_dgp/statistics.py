@@ -15,32 +15,31 @@ one vector per repetition for a spread over repetitions (the test ``spread_ratio
                              repetitions and gives no data). One summary row per scenario and
                              learner and cell: the claim's method names the refit method in its
                              rows only.
-``pd_pfi_dgp.oob_mse``       (Sect. 9) the out-of-bag MSE of each bootstrap split of the
-                             application (method ``pd_pfi_resampled``; the learners share the
-                             splits, so two learners' values pair). ``corrected``: the SE of
-                             their mean is inflated by sqrt(1 + m c) (``Sample.inflation``), the
-                             Nadeau-Bengio corrected SE sqrt((1/m + c) s^2) of the corrected
-                             resampled t-test (c = 0.368 / 0.632: the splits overlap), and so is
-                             that of a paired difference of two such statistics. ``needs``: the
-                             data the claim's published value is for (the estimates' ``source``);
-                             on other data the cell has none.
+``pd_pfi_dgp.oob_mse``       (Sect. 9) the out-of-bag MSE of each bootstrap split of the application
+                             (method ``pd_pfi_dgp.resampled``; the learners share the splits, so two
+                             learners' values pair). ``corrected``: the SE of their mean is inflated
+                             by sqrt(1 + m c) (``Sample.inflation``), the Nadeau-Bengio corrected SE
+                             sqrt((1/m + c) s^2) of the corrected resampled t-test (c = 0.368 /
+                             0.632: the splits overlap), and so is that of a paired difference of
+                             two such statistics. ``needs``: the data the claim's published value is
+                             for (the estimates' ``source``); on other data the cell has none.
 ``pd_pfi_dgp.refit_pd``      (Sect. 9) the learner-PD's refits (``pd_refit`` rows of
-                             ``pd_pfi_resampled``) at the grid points at the ``ends`` (the lowest
-                             and highest ``share`` of the points, at least one each) or the
-                             ``inner`` ones, one vector per refit: the band's width at a point
-                             is proportional to the refits' sd there.
+                             ``pd_pfi_dgp.resampled``) at the grid points at the ``ends`` (the
+                             lowest and highest ``share`` of the points, at least one each) or the
+                             ``inner`` ones, one vector per refit: the band's width at a point is
+                             proportional to the refits' sd there.
 ``pd_pfi_dgp.squared_bias``  (Sect. 5, Fig. 2) the integrated squared bias of the learner-PD of
                              ``feature`` against the DGP-PD (estimand ``pd`` of the truth table
                              ``truth``): with e_r = PD_r - DGP-PD for the R model-PDs on their
-                             training rows (method ``pd_uncertainty``, source ``train``) and <.>
-                             the mean over the grid, the U-statistic B2 = (1 / (R (R - 1)))
-                             sum_{r != s} <e_r e_s> is unbiased for <(E_F[PD_f^] - DGP-PD)^2>
-                             (the model and Monte Carlo variance cancel). Per repetition its
-                             first-order (Hoeffding) term B2 + 2 (v_r - B2), v_r = <e_r
-                             ebar_(-r)> the repetition's error times the mean error of the
-                             others (B2 is the mean of the v_r): their mean is B2 and their sd
-                             / sqrt(R) the delta-method SE of B2, 2 sd(v) / sqrt(R), the SE rule
-                             of the kit's log ratio applied to a U-statistic of degree 2.
+                             training rows (method ``pd_pfi_dgp.pd_uncertainty``, source ``train``)
+                             and <.> the mean over the grid, the U-statistic B2 = (1 / (R (R - 1)))
+                             sum_{r != s} <e_r e_s> is unbiased for <(E_F[PD_f^] - DGP-PD)^2> (the
+                             model and Monte Carlo variance cancel). Per repetition its first-order
+                             (Hoeffding) term B2 + 2 (v_r - B2), v_r = <e_r ebar_(-r)> the
+                             repetition's error times the mean error of the others (B2 is the mean
+                             of the v_r): their mean is B2 and their sd / sqrt(R) the delta-method
+                             SE of B2, 2 sd(v) / sqrt(R), the SE rule of the kit's log ratio applied
+                             to a U-statistic of degree 2.
 """
 
 from __future__ import annotations

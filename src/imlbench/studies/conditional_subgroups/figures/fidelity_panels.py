@@ -1,9 +1,9 @@
 """Shared drawing of the data-fidelity figures (Molnar et al., conditional subgroups, Sect. 8,
 Figs. 9, 15-18), and the boxplots per data set of Figs. 15-18 (``fidelity_boxplots``).
 
-The figures read the estimates of the ``data_fidelity`` method as the role :data:`FIDELITY` and
-carry the data set as the swept parameter ``p_name``, from which :func:`dataset_title` names the
-CC18 set a table stands for.
+The figures read the estimates of the ``conditional_subgroups.data_fidelity`` method as the role
+:data:`FIDELITY` and carry the data set as the swept parameter ``p_name``, from which
+:func:`dataset_title` names the CC18 set a table stands for.
 """
 
 from __future__ import annotations

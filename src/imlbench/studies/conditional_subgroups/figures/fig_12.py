@@ -9,7 +9,8 @@ from imlbench.figures import style as st
 from imlbench.figures.inputs import FigureInputs
 from imlbench.studies.conditional_subgroups.figures.boxplot_pdp import draw_boxplot_pdp
 
-#: the roles: PDP and cs-PDPs with subgroup rules (``cs_pdp_rules``) and the ALE
+#: the roles: PDP and cs-PDPs with subgroup rules (``conditional_subgroups.cs_pdp_rules``) and
+#: the ALE
 PDP, CS_PDP, ALE = "pdp", "cs_pdp", "ale"
 FEATURE = "temp"
 

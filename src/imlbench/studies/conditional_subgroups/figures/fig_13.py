@@ -11,7 +11,8 @@ from imlbench.figures import style as st
 from imlbench.figures.inputs import FigureInputs
 from imlbench.studies.conditional_subgroups.figures.boxplot_pdp import tukey_stats
 
-#: the roles: PDP and cs-PDPs with subgroup rules and ICE values (``cs_pdp_rules``)
+#: the roles: PDP and cs-PDPs with subgroup rules and ICE values
+#: (``conditional_subgroups.cs_pdp_rules``)
 PDP, CS_PDP = "pdp", "cs_pdp"
 FEATURE = "season"
 

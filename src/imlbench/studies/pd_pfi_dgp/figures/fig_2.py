@@ -17,7 +17,7 @@ MC_COLOURS = ("#d95f02", "#7570b3", "#e7298a", "#66a61e", "#e6ab02", "#a6761d", 
 
 @figure("pd_pfi_dgp.fig_2", methods=("pd",), truths=("effects",))
 def draw(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Path) -> None:
-    """The curves are the estimates of role ``pd`` (method ``pd_uncertainty``): rows with
+    """The curves are the estimates of role ``pd`` (method ``pd_pfi_dgp.pd_uncertainty``): rows with
     ``source: mc`` are the fixed model's PDPs from fresh Monte Carlo samples (the first drawn
     repetition's), rows with ``source: train`` each model's PDP on its own training rows, of which
     the first ``N_MODELS`` repetitions are drawn; the DGP-PD is the ``pd`` estimand of the

@@ -13,8 +13,8 @@ LEARNER_COLOUR, MODEL_COLOUR = "#d95f02", "#1b6fb3"
 
 @figure("pd_pfi_dgp.fig_6", methods=("learner", "model"), tables=("data",))
 def draw(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Path) -> None:
-    """The roles are ``learner`` (method ``pd_pfi_resampled``) and ``model`` (method
-    ``pd_pfi_model``); the learner drawn is the one the model-level method ran for, at its first
+    """The roles are ``learner`` (method ``pd_pfi_dgp.resampled``) and ``model`` (method
+    ``pd_pfi_dgp.model``); the learner drawn is the one the model-level method ran for, at its first
     repetition."""
     import numpy as np
 
