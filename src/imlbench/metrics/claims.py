@@ -252,6 +252,11 @@ class Check:
         return f"departures of {d:.3g}{rel} {side}"
 
 
+def default_k(claim: dict, equality: bool) -> float:
+    """The claim's ``k``, or 3 for an equality and 2 for a one-sided test."""
+    return claim["k"] if claim["k"] is not None else (3.0 if equality else 2.0)
+
+
 def claim_row(claim: dict, learner: str, method: str, reproduced: str, tolerance: str,
               ok: Check | bool | None, reason: str = "") -> dict:
     """A scorecard row; ``ok`` is the row's :class:`Check` (its verdict and power), a bare

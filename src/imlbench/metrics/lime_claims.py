@@ -52,10 +52,17 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from imlbench.metrics.claims import Check, NoData, Tables, claim_kind, claim_row, per_combo
+from imlbench.metrics.claims import (
+    Check,
+    NoData,
+    Tables,
+    claim_kind,
+    claim_row,
+    default_k,
+    per_combo,
+)
 from imlbench.metrics.contrasts import TRENDS, independent_se, trend_test
 from imlbench.metrics.lime_stability import average_weight_sd, prediction_rows
-from imlbench.metrics.rank_claims import default_k
 from imlbench.params import choice, flag, items, number, study_name, text
 from imlbench.stats import t_multiplier
 

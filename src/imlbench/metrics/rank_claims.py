@@ -99,6 +99,7 @@ from imlbench.metrics.claims import (
     Tables,
     claim_kind,
     claim_row,
+    default_k,
     paired,
     per_combo,
     select_rows,
@@ -285,13 +286,8 @@ def rank_shift(claim: dict, t: Tables) -> list[dict]:
 
 
 #: the multiple of the SE of a kind whose claims test one side or equality; a claim that does
-#: not give it gets the default for its test (:func:`default_z`)
+#: not give it gets the default for its test (:func:`imlbench.metrics.claims.default_k`)
 K_BY_EXPECT = {"k": number(None, minimum=0, nullable=True)}
-
-
-def default_k(claim: dict, equality: bool) -> float:
-    """The claim's ``k``, or 3 for an equality and 2 for a one-sided test."""
-    return claim["k"] if claim["k"] is not None else (3.0 if equality else 2.0)
 
 
 #: the statistics ``importance_contrast`` reads per repetition

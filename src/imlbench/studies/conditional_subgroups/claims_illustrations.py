@@ -43,10 +43,10 @@ from imlbench.metrics.claims import (
     Tables,
     claim_kind,
     claim_row,
+    default_k,
     estimates,
     per_combo,
 )
-from imlbench.metrics.rank_claims import default_k
 from imlbench.params import REQUIRED, choice, feature_name, items, number
 
 #: floor added to an equality tolerance: a curve that is exactly linear for every resample
