@@ -5,14 +5,19 @@ truth per panel, the looks, and every bad parameter refused with a message namin
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
 from figure_inputs import WrittenInputs, write
 
+from imlbench.config import ConfigError
 from imlbench.figures import FIGURES
 from imlbench.figures.curve_grid import draw_repetitions, panels
 from imlbench.figures.inputs import FigureInputs
+from imlbench.validate import check_study
 
 SCENARIOS = ["ind", "cor", "dep"]
 SPEC = {"title": "test", "caption": "test"}
@@ -182,16 +187,14 @@ def test_categorical_levels_label_the_codes(tmp_path, drawn):
          "value": [1.0, 2, 3, 1.5, 2.5, 3.5]}))
     inputs = FigureInputs(w.paths, w.methods, ["s"])
     params = {"panels": [{"scenario": "s"}], "levels": {"season": ["w", "sp", "su"]},
-              "look": "book", "error_bars": "none"}
-    _spec("rep_curve_grid_without_truth", params)(inputs, {**SPEC, "params": params}, None,
-                                                  None)
+              "look": "book", "error_bars": "none", "truths": []}
+    _spec("rep_curve_grid", params)(inputs, {**SPEC, "params": params}, None, None)
     ax = drawn[0].axes[0]
     assert [t.get_text() for t in ax.get_xticklabels()] == ["w", "sp", "su"]
     assert ax.lines[-1].get_marker() == "o"  # points per level, joined
     params["levels"] = {"season": ["w", "sp"]}
     with pytest.raises(ValueError, match=r"params.levels.season: 2 names for 3 levels"):
-        _spec("rep_curve_grid_without_truth", params)(inputs, {**SPEC, "params": params},
-                                                      None, None)
+        _spec("rep_curve_grid", params)(inputs, {**SPEC, "params": params}, None, None)
 
 
 def test_a_sweep_of_two_parameters_with_a_truth_column(tmp_path, drawn):
@@ -263,3 +266,36 @@ def test_a_surface_panel_beside_curves(tmp_path, drawn):
 def test_bad_panels_are_named(tmp_path, drawn, params, message):
     with pytest.raises(ValueError, match=message):
         _panels(_inputs(tmp_path), **params)
+
+
+#: the start of the ch. 4 ice-cream figure's entry (real data: its DGP has no truth)
+ENTRY = ("    function: rep_curve_grid\n    scenarios: [icecons, icetemp]\n"
+         "    methods: {curves: [c_pdp_temp, c_pdp_cons]}\n    params:\n")
+
+
+@pytest.mark.parametrize("edit, drawn", [
+    # the shipped entry: no truth drawn, so the real-data scenarios need none
+    (lambda text: text, None),
+    # the default truths ([pd]) on scenarios whose DGP has no truth
+    (lambda text: text.replace(ENTRY + "      truths: []\n", ENTRY), "truths"),
+    # one panel names a truth although the entry draws none
+    (lambda text: text.replace('{scenario: icecons, title: icecons,',
+                               '{scenario: icecons, truths: [pd], title: icecons,'), "panel"),
+])
+def test_a_real_data_entry_draws_no_truth_or_the_check_refuses_it(tmp_path, edit, drawn):
+    """``rep_curve_grid`` reads the effects truth only where an entry draws one; an entry that
+    draws one on scenarios whose DGP has none is refused before any job, naming the figure."""
+    repo = Path(__file__).resolve().parents[1]
+    shutil.copytree(repo / "config", tmp_path / "config")
+    shutil.copytree(repo / "workflow" / "schemas", tmp_path / "workflow" / "schemas")
+    chapter = tmp_path / "config" / "studies" / "book_pdp" / "50_ch4.yaml"
+    text = chapter.read_text()
+    assert ENTRY + "      truths: []\n" in text
+    chapter.write_text(edit(text))
+    folder = chapter.parent
+    if drawn is None:
+        check_study(folder, "default", tmp_path)
+        return
+    with pytest.raises(ConfigError, match=r"key figures\.fig_4_1\.scenarios: rep_curve_grid "
+                                          r"reads the effects truth, which none"):
+        check_study(folder, "default", tmp_path)

@@ -538,7 +538,9 @@ class _Checker:
                         self.fail(f"{key}.methods.{role}", f"method {m!r} runs in none of the "
                                   f"figure's scenarios with repetitions in profile "
                                   f"{study.profile}; allowed: {', '.join(sorted(run))}")
-            for table in declared.truths:
+            drawn_truths = declared.truths if declared.needs_truth(
+                with_defaults(declared.params, spec.get("params", {}))) else ()
+            for table in drawn_truths:
                 if scenarios and not any(table in truth_tables(sc.dgp) for sc in scenarios):
                     self.fail(f"{key}.scenarios", f"{spec['function']} reads the {table} "
                               f"truth, which none of these scenarios' DGPs has; allowed: "

@@ -45,6 +45,9 @@ class FigureSpec:
     truths: tuple[str, ...] = ()
     tables: tuple[str, ...] = ()
     params: Mapping[str, Param] = field(default_factory=dict)
+    #: whether an entry with these (defaults filled) parameters draws a truth; an entry that
+    #: draws none needs no scenario with the declared truths (real data)
+    needs_truth: Callable[[Mapping[str, Any]], bool] = lambda _params: True
 
     def __call__(self, inputs: Any, spec: Mapping[str, Any], out_png: Path,
                  out_pdf: Path) -> None:
@@ -62,11 +65,14 @@ FIGURES: Registry[FigureSpec] = Registry(
 
 
 def figure(name: str, *, methods: Sequence[str] = (), truths: Sequence[str] = (),
-           tables: Sequence[str] = (), params: Mapping[str, Param] | None = None
+           tables: Sequence[str] = (), params: Mapping[str, Param] | None = None,
+           needs_truth: Callable[[Mapping[str, Any]], bool] | None = None
            ) -> Callable[[Draw], Draw]:
     """Register ``draw`` as figure function ``name``; ``methods`` are its roles (the study
     file maps each to one or more of its methods), ``truths`` the estimands and ``tables``
-    the study tables it reads, ``params`` its parameters (keyword arguments of ``draw``)."""
+    the study tables it reads, ``params`` its parameters (keyword arguments of ``draw``);
+    ``needs_truth`` says from an entry's parameters whether it draws a truth at all (default:
+    always, when ``truths`` are declared)."""
     unknown = set(tables) - set(TABLES)
     if unknown:
         raise ValueError(f"figure {name}: unknown table(s) {', '.join(sorted(unknown))}; "
@@ -74,7 +80,8 @@ def figure(name: str, *, methods: Sequence[str] = (), truths: Sequence[str] = ()
 
     def decorator(draw: Draw) -> Draw:
         FIGURES.register(name, module=draw.__module__)(
-            FigureSpec(draw, tuple(methods), tuple(truths), tuple(tables), dict(params or {})))
+            FigureSpec(draw, tuple(methods), tuple(truths), tuple(tables), dict(params or {}),
+                       *([needs_truth] if needs_truth else [])))
         return draw
 
     return decorator

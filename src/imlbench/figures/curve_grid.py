@@ -59,13 +59,14 @@ the methods for several; ``xlim`` and ``ylim`` limit every panel (y fitted to
 the curves within ``xlim`` when only it is given); ``share`` says which axes panels share;
 ``ylabel`` labels the figure's y axis.
 
-``rep_curve_grid`` reads the scenarios' effects truths; ``rep_curve_grid_without_truth`` is
-the same drawer for scenarios whose DGP has none (real data): it reads no truth table.
+``rep_curve_grid`` reads the scenarios' effects truths; an entry with ``truths: []`` (and no
+panel naming truths) draws none and reads no truth table, which scenarios whose DGP has no
+truth (real data) need.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -545,8 +546,8 @@ class Legend:
 class Drawer:
     """Draws the panels of one figure from its inputs and (defaults filled) parameters."""
 
-    def __init__(self, inputs: FigureInputs, p: dict, truth: bool) -> None:
-        self.inputs, self.p, self.truth = inputs, p, truth
+    def __init__(self, inputs: FigureInputs, p: dict) -> None:
+        self.inputs, self.p = inputs, p
         self.hues = st.LOOKS[p["look"]]
         self.est = inputs.estimates("curves")
         self.methods = [m for m in inputs.roles["curves"] if m in set(self.est["method"])]
@@ -559,7 +560,7 @@ class Drawer:
     def truths(self, panel: Panel) -> list[tuple[str, pd.Series]]:
         """The panel's true curves that the truth table holds, by estimand."""
         wanted = panel.truths if panel.truths is not None else self.p["truths"]
-        if not self.truth or not wanted or panel.feature is None:
+        if not wanted or panel.feature is None:
             return []
         curves = [(e, self.inputs.truth_curve(panel.scenario, panel.feature, e))
                   for e in wanted]
@@ -737,10 +738,9 @@ def _share(share: str, p: dict) -> dict[str, Any]:
             "columns": {"sharex": "col", "sharey": "col"}, "none": {}}[share]
 
 
-def draw(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Path, p: dict,
-         truth: bool) -> None:
+def draw(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Path, p: dict) -> None:
     """The figure: every panel of the layout, the figure's y label and the legend."""
-    drawer = Drawer(inputs, p, truth)
+    drawer = Drawer(inputs, p)
     chosen = layout_of(inputs, drawer.est, p)
     nrows = max(panel.row for panel in chosen) + 1
     ncols = max(panel.col for panel in chosen) + 1
@@ -763,18 +763,15 @@ def draw(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Path, p: dict
     st.save(fig, style, out_png, out_pdf)
 
 
-@figure("rep_curve_grid", methods=("curves",), truths=("effects",), params=PARAMS)
+def _draws_truth(p: Mapping[str, Any]) -> bool:
+    """Whether an entry draws a true curve: ``truths`` lists one, or one of its panels does."""
+    return bool(p["truths"]) or any(panel.get("truths") for panel in p["panels"] or [])
+
+
+@figure("rep_curve_grid", methods=("curves",), truths=("effects",), params=PARAMS,
+        needs_truth=_draws_truth)
 def rep_curve_grid(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Path,
                    **params: Any) -> None:
     """Panels of every repetition's curve, their mean, the scenarios' true curves and
     reference lines (see the module doc)."""
-    draw(inputs, spec, out_png, out_pdf, params, truth=True)
-
-
-@figure("rep_curve_grid_without_truth", methods=("curves",),
-        params={k: v for k, v in PARAMS.items() if k not in ("truths", "truth_points")})
-def rep_curve_grid_without_truth(inputs: FigureInputs, spec: dict, out_png: Path,
-                                 out_pdf: Path, **params: Any) -> None:
-    """:func:`rep_curve_grid` for scenarios without a truth table (real data)."""
-    draw(inputs, spec, out_png, out_pdf, {**params, "truths": [], "truth_points": False},
-         truth=False)
+    draw(inputs, spec, out_png, out_pdf, params)

@@ -133,13 +133,13 @@ def test_the_figures_draw_from_synthetic_inputs(tmp_path):
             tmp_path / "b.png", tmp_path / "b.pdf")
     inputs = FigureInputs(written.paths, {"curves": ["p_t", "p_s"]}, ["m1", "m2"])
     params = {"learner": "lm", "levels": {"season": ["w", "sp", "su", "f"]}, "ncols": 2,
-              "look": "book", "error_bars": "none", "share": "y",
+              "look": "book", "error_bars": "none", "share": "y", "truths": [],
               "panels": [{"scenario": "m1", "feature": "temp"},
                          {"scenario": "m2", "feature": "season"},
                          {"scenario": "m1", "feature": "season"}]}
-    FIGURES.get("rep_curve_grid_without_truth")(inputs, {**spec, "params": params},
-                                                tmp_path / "p.png", tmp_path / "p.pdf")
+    FIGURES.get("rep_curve_grid")(inputs, {**spec, "params": params}, tmp_path / "p.png",
+                                  tmp_path / "p.pdf")
     assert (tmp_path / "p.pdf").read_bytes()[:4] == b"%PDF"
     with pytest.raises(ValueError, match="params.learner"):
-        FIGURES.get("rep_curve_grid_without_truth")(inputs, {**spec, "params": {
+        FIGURES.get("rep_curve_grid")(inputs, {**spec, "params": {
             **params, "learner": "rf"}}, tmp_path / "q.png", tmp_path / "q.pdf")

@@ -125,7 +125,8 @@ def test_the_sem_grid_and_the_pdp_panels_draw(tmp_path):
     assert (tmp_path / "g.png").read_bytes()[:4] == b"\x89PNG"
     one = _write(_pdp("a", 1.0), tmp_path / "estimates/a/rf/m/c0.parquet")
     inputs = FigureInputs({"estimates": [one]}, {"curves": "m"}, ["a"])
-    panels = {"panels": [{"scenario": "a", "title": "a", "xlabel": "X"}], "look": "book"}
-    FIGURES.get("rep_curve_grid_without_truth")(inputs, {**spec, "params": panels},
-                                                tmp_path / "p.png", tmp_path / "p.pdf")
+    panels = {"panels": [{"scenario": "a", "title": "a", "xlabel": "X"}], "look": "book",
+              "truths": []}
+    FIGURES.get("rep_curve_grid")(inputs, {**spec, "params": panels}, tmp_path / "p.png",
+                                  tmp_path / "p.pdf")
     assert (tmp_path / "p.pdf").read_bytes()[:4] == b"%PDF"
