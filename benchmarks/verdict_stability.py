@@ -20,6 +20,11 @@ seeds, and lists the latter; the last section lists every default-profile row of
 that does not reproduce (``not reproduced`` or ``inconclusive``), which
 ``tests/test_claim_reasons.py`` reads: every such row needs a reason in its study file.
 
+With ``--rescore-base`` the base tree's estimates, truths and summaries are scored again with
+this checkout's claims (``benchmarks/rescore.py``) instead of read from its scorecards: the base
+may then be a run of an earlier commit whose run stage computes the same values (a change of
+names or of claim kinds only), and the file says so.
+
 Exits 1 when more than ``--max-share`` of the scored rows change verdict.
 """
 
@@ -36,6 +41,7 @@ import time
 from pathlib import Path
 
 import pandas as pd
+from rescore import rescore  # this folder's (the script's own folder is on the path)
 
 from imlbench.io import read_parquet
 
@@ -91,11 +97,15 @@ def run_seed(dst: Path, seed: int, cores: int, studies: list[str] | None = None,
     return time.perf_counter() - started
 
 
-def verdicts(results: Path) -> pd.DataFrame:
-    """Every row of every study scorecard under ``results``, with its :data:`KEY`."""
+def verdicts(results: Path, rescore_seed: int | None = None) -> pd.DataFrame:
+    """Every row of every study scorecard under ``results``, with its :data:`KEY`; with
+    ``rescore_seed``, each scored again with this checkout's claims (:func:`rescore.rescore`)."""
     frames = []
     for card in sorted(results.glob("*/scorecard.parquet")):
-        df = read_parquet(card).assign(study=card.parent.name)
+        study = card.parent.name
+        df = (read_parquet(card) if rescore_seed is None
+              else rescore(results, study, "default", rescore_seed))
+        df = df.assign(study=study)
         df["occurrence"] = df.groupby(["claim", "scenario", "learner", "method"]).cumcount()
         frames.append(df)
     return pd.concat(frames, ignore_index=True)
@@ -116,7 +126,7 @@ def compare(runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
 
 
 def report(wide: pd.DataFrame, base: pd.DataFrame, names: list[str], times: dict[str, float],
-           max_share: float, runs_studies: dict[str, list[str]]) -> str:
+           max_share: float, runs_studies: dict[str, list[str]], rescored: bool) -> str:
     by = wide.groupby("study", sort=False).agg(scored=("changed", "size"),
                                                changed=("changed", "sum"))
     by.loc["all"] = by.sum()
@@ -130,6 +140,9 @@ def report(wide: pd.DataFrame, base: pd.DataFrame, names: list[str], times: dict
              "machines (BLAS kernels and threads): `results_blas_kernels.md`.", ""]
     lines += ["Studies per seed: " + "; ".join(f"{k}: {v}" for k, v in covered.items()) + ".",
               ""]
+    if rescored:
+        lines += [f"Base seed {names[0]}: the estimates, truths and summaries of its run scored "
+                  "again with this checkout's claims (`--rescore-base`).", ""]
     if times:
         lines += ["Wall time per seed (2 cores, the studies it ran): "
                   + ", ".join(f"{k}: {v / 60:.1f} min" for k, v in times.items()) + ".", ""]
@@ -165,13 +178,16 @@ def main() -> int:
     ap.add_argument("--studies", nargs="+", help="default: those of config/config.yaml")
     ap.add_argument("--scorecards-only", action="store_true",
                     help="run each seed up to its scorecards (no figures, no site)")
+    ap.add_argument("--rescore-base", action="store_true",
+                    help="score the base tree's estimates again with this checkout's claims")
     ap.add_argument("--compare-only", action="store_true",
                     help="compare the seeds' results as they are, running nothing")
     ap.add_argument("--max-share", type=float, default=0.05)
     ap.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results_verdicts.md")
     args = ap.parse_args()
 
-    runs = {str(args.base_seed): verdicts(args.base)}
+    runs = {str(args.base_seed): verdicts(
+        args.base, args.base_seed if args.rescore_base else None)}
     times = {}
     for seed in args.seeds:
         dst = args.work / f"seed_{seed}"
@@ -184,7 +200,7 @@ def main() -> int:
     wide = compare(runs)
     studies = {name: list(df["study"].unique()) for name, df in runs.items()}
     args.out.write_text(report(wide, runs[str(args.base_seed)], list(runs), times,
-                               args.max_share, studies))
+                               args.max_share, studies, args.rescore_base))
     share = wide["changed"].mean()
     print(f"{int(wide['changed'].sum())} of {len(wide)} scored rows change verdict "
           f"({share:.1%}); table in {args.out}")
