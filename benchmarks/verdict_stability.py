@@ -20,10 +20,11 @@ seeds, and lists the latter; the last section lists every default-profile row of
 that does not reproduce (``not reproduced`` or ``inconclusive``), which
 ``tests/test_claim_reasons.py`` reads: every such row needs a reason in its study file.
 
-With ``--rescore-base`` the base tree's estimates, truths and summaries are scored again with
-this checkout's claims (``benchmarks/rescore.py``) instead of read from its scorecards: the base
-may then be a run of an earlier commit whose run stage computes the same values (a change of
-names or of claim kinds only), and the file says so.
+With ``--rescore`` every tree's estimates, truths and summaries (the base's and each seed's)
+are scored again with this checkout's claims (``benchmarks/rescore.py``) instead of read from
+its scorecards: a change of claims or claim kinds is then compared without running anything
+(``--compare-only --rescore``), and a tree may be a run of an earlier commit whose run stage
+computes the same values (a change of names only). The file says so.
 
 Exits 1 when more than ``--max-share`` of the scored rows change verdict.
 """
@@ -141,8 +142,8 @@ def report(wide: pd.DataFrame, base: pd.DataFrame, names: list[str], times: dict
     lines += ["Studies per seed: " + "; ".join(f"{k}: {v}" for k, v in covered.items()) + ".",
               ""]
     if rescored:
-        lines += [f"Base seed {names[0]}: the estimates, truths and summaries of its run scored "
-                  "again with this checkout's claims (`--rescore-base`).", ""]
+        lines += ["Every seed's estimates, truths and summaries scored again with this "
+                  "checkout's claims (`--rescore`).", ""]
     if times:
         lines += ["Wall time per seed (2 cores, the studies it ran): "
                   + ", ".join(f"{k}: {v / 60:.1f} min" for k, v in times.items()) + ".", ""]
@@ -178,8 +179,8 @@ def main() -> int:
     ap.add_argument("--studies", nargs="+", help="default: those of config/config.yaml")
     ap.add_argument("--scorecards-only", action="store_true",
                     help="run each seed up to its scorecards (no figures, no site)")
-    ap.add_argument("--rescore-base", action="store_true",
-                    help="score the base tree's estimates again with this checkout's claims")
+    ap.add_argument("--rescore", action="store_true",
+                    help="score every tree's estimates again with this checkout's claims")
     ap.add_argument("--compare-only", action="store_true",
                     help="compare the seeds' results as they are, running nothing")
     ap.add_argument("--max-share", type=float, default=0.05)
@@ -187,7 +188,7 @@ def main() -> int:
     args = ap.parse_args()
 
     runs = {str(args.base_seed): verdicts(
-        args.base, args.base_seed if args.rescore_base else None)}
+        args.base, args.base_seed if args.rescore else None)}
     times = {}
     for seed in args.seeds:
         dst = args.work / f"seed_{seed}"
@@ -196,11 +197,11 @@ def main() -> int:
             times[str(seed)] = run_seed(dst, seed, args.cores, args.studies,
                                          args.scorecards_only)
             print(f"seed {seed}: {times[str(seed)] / 60:.1f} min", flush=True)
-        runs[str(seed)] = verdicts(dst / "results")
+        runs[str(seed)] = verdicts(dst / "results", seed if args.rescore else None)
     wide = compare(runs)
     studies = {name: list(df["study"].unique()) for name, df in runs.items()}
     args.out.write_text(report(wide, runs[str(args.base_seed)], list(runs), times,
-                               args.max_share, studies, args.rescore_base))
+                               args.max_share, studies, args.rescore))
     share = wide["changed"].mean()
     print(f"{int(wide['changed'].sum())} of {len(wide)} scored rows change verdict "
           f"({share:.1%}); table in {args.out}")
