@@ -63,15 +63,17 @@ Claim = Callable[[dict, Tables], list[dict]]
 #: the keys every claim may hold (the study schema checks them); the others are its kind's
 #: parameters. ``source`` says where the claim comes from (:data:`SOURCES`), ``place`` where a
 #: printed number is printed, ``rationale`` why an extension of ours tests what it tests,
-#: ``reported`` shows the measured value without a verdict, ``misses`` says why rows miss,
-#: ``resolution`` is the departure the claim is about (:class:`Check`).
+#: ``saved`` which cell of the paper's saved results a claim cites, ``reported`` shows the
+#: measured value without a verdict, ``misses`` says why rows miss, ``resolution`` is the
+#: departure the claim is about (:class:`Check`).
 CLAIM_KEYS = ("id", "kind", "figure", "text", "published", "where", "source", "place", "rationale",
-              "reported", "misses", "resolution")
+              "saved", "reported", "misses", "resolution")
 #: where a claim comes from: a number printed in the paper (``place`` names the table, figure or
-#: page), a qualitative statement of the paper (``published`` quotes it, ``text`` holds our
-#: reading of it), a property that follows from the paper's setting (a closed-form truth), or
-#: an extension of ours (``rationale`` says why)
-SOURCES = ("paper_number", "paper_statement", "derived", "beyond")
+#: page), a value the paper's own saved results hold (``saved`` names the file, object, row
+#: and column, and gives the value), a qualitative statement of the paper (``published``
+#: quotes it, ``text`` holds our reading of it), a property that follows from the paper's
+#: setting (a closed-form truth), or an extension of ours (``rationale`` says why)
+SOURCES = ("paper_number", "paper_code_result", "paper_statement", "derived", "beyond")
 #: why a row does not reproduce: a property of the method (the paper's code gives our number),
 #: the paper's text against its code, substitute data, an R learner against ours, a finding
 #: (the truth shows the statement false for the DGP), a defect of ours (to be fixed)
