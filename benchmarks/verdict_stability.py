@@ -10,15 +10,18 @@ of this checkout, e.g. ``results``) are the reference.
 
     uv run python benchmarks/verdict_stability.py --seeds 2022 2023 --work /tmp/verdicts \\
         --base results --out benchmarks/results_verdicts.md
+    uv run python benchmarks/verdict_stability.py --base results --rescore --misses-only
 
 A row is identified by its study, claim, scenario, learner, method and its place among the
 claim's rows of the same (scenario, learner, method) (a claim with one row per feature or
 pair). Rows ``no data`` or ``not run in this profile`` under every seed are not scored, nor
 rows that fewer than two seeds ran (a seed run of fewer studies: ``--studies``). The
 table counts, per study, the scored rows and those whose verdict is not the same under all
-seeds, and lists the latter; the last section lists every default-profile row of the base seed
-that does not reproduce (``not reproduced`` or ``inconclusive``), which
-``tests/test_claim_reasons.py`` reads: every such row needs a reason in its study file.
+seeds, and lists the latter. A second file (``--misses-out``, ``results_misses.md``) lists
+every default-profile row of the base seed that does not reproduce (``not reproduced`` or
+``inconclusive``), which ``tests/test_claim_reasons.py`` reads: every such row needs a reason
+in its study file. ``--misses-only`` writes that file alone from the base tree (with
+``--rescore``: after a change of claims, in minutes and without a run).
 
 With ``--rescore`` every tree's estimates, truths and summaries (the base's and each seed's)
 are scored again with this checkout's claims (``benchmarks/rescore.py``) instead of read from
@@ -126,8 +129,17 @@ def compare(runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
     return wide
 
 
-def report(wide: pd.DataFrame, base: pd.DataFrame, names: list[str], times: dict[str, float],
-           max_share: float, runs_studies: dict[str, list[str]], rescored: bool) -> str:
+def commit() -> str:
+    """This checkout's commit (short), marked when files differ from it."""
+    def git(*a: str) -> str:
+        return subprocess.run(["git", *a], cwd=REPO, capture_output=True, text=True).stdout
+    dirty = " with uncommitted changes" if git("status", "--porcelain", "--", "src", "config",
+                                               "workflow").strip() else ""
+    return f"`{git('rev-parse', '--short', 'HEAD').strip()}`{dirty}"
+
+
+def report(wide: pd.DataFrame, names: list[str], times: dict[str, float], max_share: float,
+           runs_studies: dict[str, list[str]], rescored: bool) -> str:
     by = wide.groupby("study", sort=False).agg(scored=("changed", "size"),
                                                changed=("changed", "sum"))
     by.loc["all"] = by.sum()
@@ -135,7 +147,8 @@ def report(wide: pd.DataFrame, base: pd.DataFrame, names: list[str], times: dict
     by["share"] = by["changed"] / by["scored"]
     covered = {name: ", ".join(sorted(set(runs_studies[name]))) for name in names}
     lines = ["# Verdict stability across base seeds", "",
-             "Written by `benchmarks/verdict_stability.py` (its docstring says how). Default "
+             "Written by `benchmarks/verdict_stability.py` (its docstring says how) at commit "
+             f"{commit()}. Default "
              f"profile, base seeds {', '.join(names)}; a row changes when its verdict is not "
              f"the same under all of them. Limit: {max_share:.0%} of the scored rows. Across "
              "machines (BLAS kernels and threads): `results_blas_kernels.md`.", ""]
@@ -159,10 +172,24 @@ def report(wide: pd.DataFrame, base: pd.DataFrame, names: list[str], times: dict
         lines += ["| " + " | ".join(str(r[c]) for c in
                                     ["study", "claim", "scenario", "learner", "method", *names])
                   + " |" for _, r in flips.iterrows()]
+    return "\n".join(lines) + "\n"
+
+
+def misses_report(base: pd.DataFrame, seed: str, rescored: bool) -> str:
+    """Every row of the base tree that does not reproduce, with the studies it holds."""
     misses = base[base["verdict"].isin(MISSES)]
-    lines += ["", "## Default-profile rows that do not reproduce (base seed)", "",
-              "| study | claim | scenario | learner | method | verdict |",
-              "|---|---|---|---|---|---|"]
+    how = (" (its estimates, truths and summaries scored again with this checkout's claims: "
+           "`--rescore`)" if rescored else "")
+    studies = ", ".join(sorted(base["study"].unique()))
+    lines = ["# Default-profile rows that do not reproduce", "",
+             f"Written by `benchmarks/verdict_stability.py` at commit {commit()} from the "
+             f"default-profile run of base seed {seed}{how}, studies {studies}: every "
+             "row `not reproduced` or `inconclusive`. `tests/test_claim_reasons.py` reads it: "
+             "each needs a reason in its study file, and no reason may sit on rows that "
+             "reproduce.", "",
+             "## Default-profile rows that do not reproduce (base seed)", "",
+             "| study | claim | scenario | learner | method | verdict |",
+             "|---|---|---|---|---|---|"]
     lines += [f"| {r.study} | {r.claim} | {r.scenario} | {r.learner} | {r.method} | "
               f"{r.verdict} |" for r in misses.itertuples()]
     return "\n".join(lines) + "\n"
@@ -174,7 +201,8 @@ def main() -> int:
     ap.add_argument("--base", type=Path, default=REPO / "results",
                     help="a default-profile results tree of this checkout (base seed)")
     ap.add_argument("--base-seed", type=int, default=2021)
-    ap.add_argument("--work", type=Path, required=True, help="where the seeds' copies live")
+    ap.add_argument("--work", type=Path, help="where the seeds' copies live (required unless "
+                    "--misses-only)")
     ap.add_argument("--cores", type=int, default=2)
     ap.add_argument("--studies", nargs="+", help="default: those of config/config.yaml")
     ap.add_argument("--scorecards-only", action="store_true",
@@ -185,10 +213,21 @@ def main() -> int:
                     help="compare the seeds' results as they are, running nothing")
     ap.add_argument("--max-share", type=float, default=0.05)
     ap.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results_verdicts.md")
+    ap.add_argument("--misses-out", type=Path,
+                    default=REPO / "benchmarks" / "results_misses.md")
+    ap.add_argument("--misses-only", action="store_true",
+                    help="write only the base seed's misses (--misses-out), running nothing")
     args = ap.parse_args()
+    if args.work is None and not args.misses_only:
+        ap.error("--work is required unless --misses-only")
 
-    runs = {str(args.base_seed): verdicts(
-        args.base, args.base_seed if args.rescore else None)}
+    base = verdicts(args.base, args.base_seed if args.rescore else None)
+    args.misses_out.write_text(misses_report(base, str(args.base_seed), args.rescore))
+    print(f"{base['verdict'].isin(MISSES).sum()} rows of the base seed miss; list in "
+          f"{args.misses_out}")
+    if args.misses_only:
+        return 0
+    runs = {str(args.base_seed): base}
     times = {}
     for seed in args.seeds:
         dst = args.work / f"seed_{seed}"
@@ -200,8 +239,8 @@ def main() -> int:
         runs[str(seed)] = verdicts(dst / "results", seed if args.rescore else None)
     wide = compare(runs)
     studies = {name: list(df["study"].unique()) for name, df in runs.items()}
-    args.out.write_text(report(wide, runs[str(args.base_seed)], list(runs), times,
-                               args.max_share, studies, args.rescore))
+    args.out.write_text(report(wide, list(runs), times, args.max_share, studies,
+                               args.rescore))
     share = wide["changed"].mean()
     print(f"{int(wide['changed'].sum())} of {len(wide)} scored rows change verdict "
           f"({share:.1%}); table in {args.out}")

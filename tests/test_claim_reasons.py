@@ -1,10 +1,10 @@
 """Every default-profile row that does not reproduce says why, and no reason sits on a claim
 that reproduces; the verdicts hold across base seeds.
 
-The rows come from the committed ``benchmarks/results_verdicts.md``
-(``benchmarks/verdict_stability.py``: default profile, base seed 2021 and two others): its last
-section lists every ``not reproduced`` or ``inconclusive`` row of the base seed; its first table
-the share of scored rows whose verdict changes between the seeds.
+The rows come from two committed files that ``benchmarks/verdict_stability.py`` writes:
+``benchmarks/results_misses.md`` lists every ``not reproduced`` or ``inconclusive`` row of the
+default profile at base seed 2021, and ``benchmarks/results_verdicts.md`` gives the share of
+scored rows whose verdict changes between that seed and two others.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from imlbench.metrics.claims import MISS_CLASSES, miss_of
 
 REPO = Path(__file__).resolve().parents[1]
 VERDICTS = REPO / "benchmarks" / "results_verdicts.md"
+MISSES = REPO / "benchmarks" / "results_misses.md"
 MISSES_HEADING = "## Default-profile rows that do not reproduce (base seed)"
 #: the most rows whose verdict may change between base seeds
 MAX_CHANGED = 0.05
@@ -28,26 +29,12 @@ def _table(section: str) -> list[list[str]]:
     return [[c.strip() for c in line.strip("|").split(" | ")] for line in rows[1:]]
 
 
-#: claims split since ``results_verdicts.md`` was made: a row of pd_pfi_dgp's coverage tables
-#: (one claim whose rows were its columns) is one claim per column, ``<id>-<column>``, whose row
-#: names the refit method; the rows of the file are read under the new ids until it is made anew
-SPLIT = {"pd_pfi_dgp": ({"boot": "boot", "boot*": "boot-corrected", "subs": "subs",
-                         "subs*": "subs-corrected", "ideal": "ideal"}, "refits")}
-
-
-def _renamed(row: dict) -> dict:
-    columns, method = SPLIT.get(row["study"], ({}, ""))
-    if row["claim"].startswith("table") and row["method"] in columns:
-        return {**row, "claim": f"{row['claim']}-{columns[row['method']]}", "method": method}
-    return row
-
-
 def _misses() -> list[dict]:
-    text = VERDICTS.read_text()
-    assert MISSES_HEADING in text, f"{VERDICTS} has no section {MISSES_HEADING!r}"
+    text = MISSES.read_text()
+    assert MISSES_HEADING in text, f"{MISSES} has no section {MISSES_HEADING!r}"
     cells = _table(text.split(MISSES_HEADING)[1])
     keys = ["study", "claim", "scenario", "learner", "method", "verdict"]
-    return [_renamed(dict(zip(keys, row, strict=True))) for row in cells]
+    return [dict(zip(keys, row, strict=True)) for row in cells]
 
 
 def _claims() -> dict[tuple[str, str], dict]:

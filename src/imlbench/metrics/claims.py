@@ -75,10 +75,11 @@ CLAIM_KEYS = ("id", "kind", "figure", "text", "published", "where", "source", "p
 #: setting (a closed-form truth), or an extension of ours (``rationale`` says why)
 SOURCES = ("paper_number", "paper_code_result", "paper_statement", "derived", "beyond")
 #: why a row does not reproduce: a property of the method (the paper's code gives our number),
-#: the paper's text against its code, substitute data, an R learner against ours, a finding
+#: the paper's text against its code, substitute data, an R learner against ours, the cost of
+#: the paper's R implementation against ours (a run time of the same computation), a finding
 #: (the truth shows the statement false for the DGP), a defect of ours (to be fixed)
-MISS_CLASSES = ("method", "paper_text_vs_code", "substitute_data", "learner", "finding",
-                "defect")
+MISS_CLASSES = ("method", "paper_text_vs_code", "substitute_data", "learner", "implementation",
+                "finding", "defect")
 
 
 @dataclass(frozen=True)

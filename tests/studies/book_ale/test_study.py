@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from imlbench.dgp.effect_examples import AleBookCh6
+from imlbench.dgp.effect_examples import AleBookCh6, AleBookCh7
 from imlbench.explain.api import METHODS, ExplainContext
 from imlbench.metrics.claims import (
     CLAIMS,
@@ -19,7 +19,7 @@ from imlbench.metrics.claims import (
     Tables,
 )
 from imlbench.studies.book_ale.dgp_runtime import RuntimeTable
-from imlbench.truth.effects import ale_book_ch6_second_order
+from imlbench.truth.effects import ale_book_ch6_second_order, effect_truth
 
 WHERE = {"scenario": "s", "learner": "truth", "method": "m"}
 
@@ -160,6 +160,24 @@ def test_bump_seen_counts_data_sets_whose_curve_has_a_bump():
     assert more["verdict"] == NOT_REPRODUCED
 
 
+# ---- the book's closed forms
+
+
+def test_the_centring_constant_of_ch7_example_2_is_the_books():
+    """Ch. 7, Example 2 (Sect. 7.1.3): the mean of our uncentred closed-form ALE of x1 over its
+    law U(0, 10) is the constant the book subtracts, 10,528.57, so that the centred ALE at
+    x1 = 1 is 262.75 - 10,528.57. Arithmetic on the book's own function and law, tested here
+    rather than scored as a claim (the study's deviations)."""
+    dgp = AleBookCh7("multiplicative")
+    x1 = dgp.sample_features(10_000, np.random.default_rng(0))[:, 0]
+    assert 0.0 <= x1.min() and x1.max() <= 10.0 and x1.min() < 0.01 and x1.max() > 9.99
+    curve = effect_truth(dgp, "ale", "x1")
+    z, w = np.polynomial.legendre.leggauss(8)  # exact for the degree-6 polynomial
+    mean = float(np.sum(w * curve(5.0 + 5.0 * z)) * 5.0 / 10.0)
+    assert round(mean, 2) == 10528.57
+    assert float(curve(np.array(1.0))) == pytest.approx(262.75)
+
+
 # ---- surfaces
 
 
@@ -201,12 +219,18 @@ def test_surface_claims_against_eq_6_13():
 # ---- run times, orders of levels, ICE curves
 
 
-def _timings(method: str, n: int, ms: float, scenario: str = "s", calls: int = 10,
-             seed: int = 0) -> pd.DataFrame:
+def _timings(method: str, n: int, ms: float, scenario: str = "s", reps: int = 8,
+             calls: int = 4, seed: int = 0, model_sd: float = 0.02) -> pd.DataFrame:
+    """``calls`` timed calls on each of ``reps`` data sets: each data set's model costs
+    ``ms`` times a log-normal factor of sd ``model_sd``, each call that times a factor of sd
+    0.02."""
     rng = np.random.default_rng(seed)
-    return pd.DataFrame({"scenario": scenario, "learner": "truth", "method": method, "rep": 0,
-                         "feature": "V2", "n": n, "repeat": range(calls),
-                         "seconds": ms / 1e3 * np.exp(rng.normal(0, 0.02, calls))})
+    model = np.exp(rng.normal(0, model_sd, reps))
+    return pd.DataFrame({"scenario": scenario, "learner": "truth", "method": method,
+                         "rep": np.repeat(np.arange(reps), calls), "feature": "V2", "n": n,
+                         "repeat": np.tile(np.arange(calls), reps),
+                         "seconds": ms / 1e3 * np.repeat(model, calls)
+                         * np.exp(rng.normal(0, 0.02, reps * calls))})
 
 
 def test_time_ratios_against_a_published_ratio_and_its_spread():
@@ -225,9 +249,26 @@ def test_time_ratios_against_a_published_ratio_and_its_spread():
     assert wide["verdict"] == REPRODUCED
     missing = _contrast("book_ale.call_seconds", t, **times, n=10000, than={"n": 100}, value=24.0)
     assert missing["verdict"] == NO_DATA and "n = 10000" in missing["reason"]
-    once = _tables(_timings("m", 100, 10.0, calls=1), _timings("m", 1000, 50.0, calls=1))
-    one_call = _contrast("book_ale.call_seconds", once, **times, n=1000, than={"n": 100}, value=5.0)
-    assert one_call["verdict"] == NO_DATA and "2 repetitions or more" in one_call["reason"]
+    # the unit is the data set: many calls on one model are one repetition
+    once = _tables(_timings("m", 100, 10.0, reps=1, calls=20),
+                   _timings("m", 1000, 50.0, reps=1, calls=20))
+    one_model = _contrast("book_ale.call_seconds", once, **times, n=1000, than={"n": 100},
+                          value=5.0)
+    assert one_model["verdict"] == NO_DATA and "2 repetitions or more" in one_model["reason"]
+
+
+def test_time_ratio_error_is_that_of_the_models_not_of_the_calls():
+    """Models whose costs spread by 30% (sd of the log): the 8 data sets give a ratio of 4.66,
+    so a published 7 (log difference 0.41) is within the error over data sets (SE of the log
+    ratio 0.139, t(7) at Phi(3) 4.53), where the SE over the 32 calls taken as independent
+    (0.066, t(31) 3.26: half-width 0.22) would call it a miss."""
+    spread = {"reps": 8, "calls": 4, "model_sd": 0.3}
+    t = _tables(_timings("m", 100, 10.0, seed=4, **spread),
+                _timings("m", 1000, 50.0, seed=5, **spread))
+    row = _contrast("book_ale.call_seconds", t, test="log_ratio", n=1000, than={"n": 100},
+                    value=7.0)
+    assert row["verdict"] == REPRODUCED, row["tolerance"]
+    assert "ratio 4.66" in row["reproduced"] and "8 reps" in row["reproduced"]
 
 
 def _levels(method: str, order: list[int], values: list[float], scenario: str = "s",

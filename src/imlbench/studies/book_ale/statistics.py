@@ -12,7 +12,7 @@ layer's ``closer_to_truth`` at the truth's points.
 ``book_ale.ale2_on_theory`` the slope of the 2-D ALE on its closed form (book eq. 6.13)
 ``book_ale.pd2_excess``     the 2-D PD where x2 < ``below`` over the PD of f = x1 x2 x3 there
 ``book_ale.level_gap``      how far a categorical ALE's level values move with the order of levels
-``book_ale.call_seconds``   the seconds of each timed call at size ``n`` (one value per call)
+``book_ale.call_seconds``   the mean seconds per timed call at size ``n`` of each repetition
 """
 
 from __future__ import annotations
@@ -131,15 +131,19 @@ def level_gap(cell: Cell, t: Tables) -> Sample | NoData:
 
 @statistic("book_ale.call_seconds", params={"n": integer(minimum=1)})
 def call_seconds(cell: Cell, t: Tables) -> Sample | NoData:
-    """The seconds of each timed call at size ``n`` (one value per call, indexed by rep and
-    repeat): its mean is the run time a paper prints, and a ``log_ratio`` of two cells is a
-    ratio of run times (its SE the delta-method SE of each log mean over the calls)."""
+    """The mean seconds per timed call at size ``n`` of each repetition (one data set and its
+    fitted model, timed ``times`` times): its mean over repetitions is the run time a paper
+    prints for such a model, and a ``log_ratio`` of two cells is a ratio of run times whose SE
+    is the delta-method SE of each log mean over the repetitions. The unit is the repetition,
+    not the call: a call's cost depends on the fitted model (e.g. an SVM's support vectors),
+    which the calls on one model do not vary."""
     r = cell.rows(t)
     if r.empty:
         return NoData()
     n = cell.params["n"]
-    s = r.loc[r["n"] == n].set_index(["rep", "repeat"])["seconds"].astype(float)
-    if s.empty:
+    at = r.loc[r["n"] == n]
+    if at.empty:
         return NoData(f"no timings of {cell.where} at n = {n} (sizes run in this profile: "
                       f"{sorted(set(r['n']))})")
-    return Sample(s, f"seconds per call at n = {n}")
+    return Sample(at.groupby("rep")["seconds"].mean().astype(float),
+                  f"seconds per call at n = {n}")
