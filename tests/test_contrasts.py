@@ -115,6 +115,30 @@ def test_the_log_ratio_takes_the_delta_method_se():
     assert judged.check.estimate == pytest.approx(np.log(a.values.mean() / b.values.mean()))
 
 
+def test_a_log_ratio_of_one_scenario_pairs_the_data_sets():
+    """Two cells of one scenario read the same data sets: the delta method keeps their
+    covariance (SE = sd of a_r / mean_a - b_r / mean_b over the shared repetitions / sqrt(R),
+    R - 1 df), so what a data set does to both cancels: here b = 2 a exactly, so the log ratio
+    is log 2 with SE 0, where the independent SE is that of two spreads."""
+    a = Sample(pd.Series([1.0, 1.5, 0.7, 1.2, 0.9]), "a")
+    b = Sample(2 * a.values, "b")
+    together = log_ratio(b, a, "a", 2.0, k=3.0, compare="equal", together=True)
+    assert together.check.estimate == pytest.approx(np.log(2.0))
+    assert together.check.half == pytest.approx(0.0, abs=1e-12)
+    assert "5 reps paired" in together.reproduced
+    apart = log_ratio(b, a, "a", 2.0, k=3.0, compare="equal")
+    assert apart.check.half > 0.3
+    noisy = Sample(a.values * np.array([1.1, 0.9, 1.05, 0.95, 1.0]), "n")
+    judged = log_ratio(noisy, a, "a", 1.0, k=3.0, compare="equal", together=True)
+    u = noisy.values / noisy.values.mean() - a.values / a.values.mean()
+    se = u.std(ddof=1) / np.sqrt(5)
+    assert judged.check.half == pytest.approx(float(t_multiplier(3.0, 4)) * se)
+    # a summarised cell has no repetitions to pair: the independent rule applies
+    summed = Sample(pd.Series(dtype=float), "s", summary=(2.0, 0.1, 5))
+    assert "independent means" in log_ratio(summed, a, "a", 2.0, k=3.0, compare="equal",
+                                            together=True).tolerance
+
+
 def test_a_spread_ratio_of_two_scenarios_through_the_claim_kind():
     claim = _claim(statistic="curve_points", at=None, range=[0.0, 1.0], points=5,
                    test="spread_ratio", than={"scenario": "s2"}, compare="above", value=1.0, k=2.0)

@@ -38,7 +38,11 @@ estimated from the repetitions):
                  sqrt((SE_a / mean_a)^2 + (SE_b / mean_b)^2), the first-order SE of the log of
                  a ratio of two independent means (a ratio of means is what a paper prints
                  as "k times as large"; the log makes it symmetric and its SE additive); t' on
-                 min(R_a, R_b) - 1 df; ``margin`` widens ``equal`` by log(1 + margin).
+                 min(R_a, R_b) - 1 df; ``margin`` widens ``equal`` by log(1 + margin). When
+                 both cells read the same data sets (as ``spread_ratio`` says), the same
+                 delta method with their covariance: SE = sd over the R shared repetitions of
+                 a_r / mean_a - b_r / mean_b, / sqrt(R), t' on R - 1 df (the pairing removes
+                 what a data set does to both, e.g. the cost of its fitted model).
 ``spread_ratio`` the spread over repetitions (the sd over repetitions at each point of the
                  statistic, averaged over its points) divided by that of ``than``, against
                  ``value`` on the log scale. A spread has no per-repetition value, so the SE
@@ -345,22 +349,38 @@ def difference(a: Sample, b: Sample, other: str, value: float, *, k: float, comp
 
 
 def log_ratio(a: Sample, b: Sample, other: str, value: float, *, k: float, compare: str,
-              margin: float = 0.0) -> Judged | NoData:
-    """log(mean(a) / mean(b)) against log ``value`` (see the module doc)."""
-    (ma, sa), (mb, sb), df = _two_means(a, b)
+              margin: float = 0.0, together: bool = False) -> Judged | NoData:
+    """log(mean(a) / mean(b)) against log ``value`` (see the module doc); ``together``: the
+    two read the same data sets, paired by repetition."""
+    pairs = (pd.concat([a.values, b.values], axis=1, join="inner").dropna()
+             if together and a.summary is None and b.summary is None else None)
+    if pairs is not None and len(pairs) >= 2:
+        va, vb = pairs.iloc[:, 0], pairs.iloc[:, 1]
+        ma, mb, n = float(va.mean()), float(vb.mean()), len(pairs)
+    else:
+        pairs = None
+        (ma, sa), (mb, sb), df = _two_means(a, b)
     if ma <= 0 or mb <= 0:
         return NoData(f"a log ratio needs positive means; {a.what} has {ma:.3g} against "
                       f"{mb:.3g} in {other}")
-    ratio, se = float(np.log(ma / mb)), float(independent_se(sa / ma, sb / mb))
+    if pairs is not None:
+        _, se = mean_and_se(va / ma - vb / mb)
+        se *= max(a.inflation, b.inflation)
+        df, rule = n - 1, "paired by data set: sd of a_r / mean_a - b_r / mean_b / sqrt(R)"
+        counts = f"{n} reps paired"
+    else:
+        se, rule = float(independent_se(sa / ma, sb / mb)), "independent means"
+        counts = f"SE {sa:.2g}, {a.moments()[2]} reps; SE {sb:.2g}, {b.moments()[2]} reps"
+    ratio = float(np.log(ma / mb))
     tk = float(t_multiplier(k, df))
     target, widen = float(np.log(value)), float(np.log1p(margin)) if compare == "equal" else 0.0
     return Judged(
-        f"{a.what}: {ma:.4g} (SE {sa:.2g}, {a.moments()[2]} reps) over {mb:.4g} in {other} "
-        f"(SE {sb:.2g}, {b.moments()[2]} reps): ratio {np.exp(ratio):.3g}{a.note}",
+        f"{a.what}: {ma:.4g} over {mb:.4g} in {other} ({counts}): ratio "
+        f"{np.exp(ratio):.3g}{a.note}",
         f"{_bound(compare, round(target, 4), k, 0.0, 'log ratio')}"
         + (f" + log(1 + {margin:g})" if widen else "")
         + f" (t({k:g}) = {tk:.3g}, {df} df; delta-method SE of the log ratio of two means "
-          f"over repetitions)",
+          f"over repetitions, {rule})",
         Check(ratio, tk * se, compare, target, widen, scale=1.0))
 
 
@@ -556,10 +576,10 @@ def contrast(claim: dict, t: Tables) -> list[dict]:
                                           f"{cell.where} with")
             label = other.where if other.params == cell.params else (
                 f"{other.where} ({_changed(cell, other)})")
+            together = other.scenario == cell.scenario and not (a.draws or b.draws)
             if test == "spread_ratio":
                 judged = spread_ratio(a, b, label, value, k=k, compare=compare,
-                                      together=other.scenario == cell.scenario
-                                      and not (a.draws or b.draws))
+                                      together=together)
             else:
                 for s, c in ((a, cell), (b, other)):
                     why = few(s.moments()[2], 2, s.what, c.where)
@@ -571,7 +591,7 @@ def contrast(claim: dict, t: Tables) -> list[dict]:
                                      atol=claim["atol"])
                           if test == "difference" else
                           log_ratio(a, b, label, value, k=k, compare=compare,
-                                    margin=claim["margin"]))
+                                    margin=claim["margin"], together=together))
         if isinstance(judged, NoData):
             return judged
         return claim_row(claim, learner, method, judged.reproduced, judged.tolerance,
