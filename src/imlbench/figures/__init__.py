@@ -36,6 +36,11 @@ TABLES = ("ranks", "summary", "data", "truth_error_reps")
 Draw = Callable[..., None]
 
 
+def _always(_params: Mapping[str, Any]) -> bool:
+    """A figure that declares truths draws one whatever its entry's parameters."""
+    return True
+
+
 @dataclass(frozen=True)
 class FigureSpec:
     """A registered figure function and what it reads."""
@@ -47,7 +52,7 @@ class FigureSpec:
     params: Mapping[str, Param] = field(default_factory=dict)
     #: whether an entry with these (defaults filled) parameters draws a truth; an entry that
     #: draws none needs no scenario with the declared truths (real data)
-    needs_truth: Callable[[Mapping[str, Any]], bool] = lambda _params: True
+    needs_truth: Callable[[Mapping[str, Any]], bool] = _always
 
     def __call__(self, inputs: Any, spec: Mapping[str, Any], out_png: Path,
                  out_pdf: Path) -> None:
@@ -66,7 +71,7 @@ FIGURES: Registry[FigureSpec] = Registry(
 
 def figure(name: str, *, methods: Sequence[str] = (), truths: Sequence[str] = (),
            tables: Sequence[str] = (), params: Mapping[str, Param] | None = None,
-           needs_truth: Callable[[Mapping[str, Any]], bool] | None = None
+           needs_truth: Callable[[Mapping[str, Any]], bool] = _always
            ) -> Callable[[Draw], Draw]:
     """Register ``draw`` as figure function ``name``; ``methods`` are its roles (the study
     file maps each to one or more of its methods), ``truths`` the estimands and ``tables``
@@ -81,7 +86,7 @@ def figure(name: str, *, methods: Sequence[str] = (), truths: Sequence[str] = ()
     def decorator(draw: Draw) -> Draw:
         FIGURES.register(name, module=draw.__module__)(
             FigureSpec(draw, tuple(methods), tuple(truths), tuple(tables), dict(params or {}),
-                       *([needs_truth] if needs_truth else [])))
+                       needs_truth))
         return draw
 
     return decorator
