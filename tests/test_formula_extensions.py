@@ -1,7 +1,7 @@
-"""The formula DGP's ``constants``, ``exclude`` and ``hidden`` keys: where constants may be
-written and how a sweep overrides them, the truncated law of ``exclude`` and its truths against
-a brute-force Monte Carlo written here, and hidden features with the truths of the visible
-regression function m_v(x_v) = E_H f(x_v, H).
+"""The formula DGP's ``constants``, ``exclude``, ``hidden`` and ``categorical`` keys: where
+constants may be written and how a sweep overrides them, the truncated law of ``exclude`` and
+its truths against a brute-force Monte Carlo written here, hidden features with the truths of
+the visible regression function m_v(x_v) = E_H f(x_v, H), and features declared categorical.
 
 Statistical checks allow Z = 4 standard errors (two-sided: a correct value fails one check with
 probability 6e-5); a comparison of two Monte Carlo estimates uses their combined SE
@@ -100,7 +100,7 @@ def test_a_parameter_named_after_a_constant_overrides_it_and_pickles():
     ({"constants": {"sd": "1"}}, "constants.sd", ["'1' is not allowed; allowed: a number"]),
     ({"constants": {"sd": 1}, "foo": 2}, "foo",
      ["unknown parameter 'foo' of DGP 'formula'", "allowed: features, f, dependence, noise_sd, "
-      "link, constants, exclude, hidden, noise, or a declared constant: sd"]),
+      "link, constants, exclude, hidden, noise, categorical, or a declared constant: sd"]),
     ({"foo": 2}, "foo", ["a declared constant: none declared"]),
     ({"constants": {"sd": 1}, "sd": "big"}, "sd", ["'big' is not allowed; allowed: a number"]),
     ({"noise_sd": "x1"}, "noise_sd", ["unknown name 'x1' in 'x1'; allowed: pi"]),
@@ -448,3 +448,34 @@ def test_check_refuses_a_hidden_feature_where_a_model_needs_it(root, capsys, mon
     study.update(change)
     status, err = _check(root, _study_file(root, study), capsys)
     assert status == 2 and f"key {key}" in err and fragment in err, err
+
+
+# --- categorical ----------------------------------------------------------------------------
+
+CODED = {"x2": {"law": "categorical", "levels": ["a", "b", "c"]},
+         "x1": "where(x2 == 0, uniform(0, 1) < 0.2, 1)",
+         "x3": {"law": "bernoulli", "p": 0.5}, "x4": {"law": "normal"}}
+
+
+def test_declared_codes_are_categorical_and_leave_the_draws_alone():
+    plain = make_dgp("formula", {"features": CODED, "f": "x1 + x2 + x3 + x4", "noise_sd": 1})
+    coded = make_dgp("formula", {"features": CODED, "f": "x1 + x2 + x3 + x4", "noise_sd": 1,
+                                 "categorical": ["x3", "x1"]})
+    assert plain.categorical == ("x2",)
+    # in the order of the features; level names only for the categorical law
+    assert coded.categorical == ("x2", "x1", "x3") and set(coded.levels) == {"x2"}
+    pd.testing.assert_frame_equal(plain.sample(500, rng(3)), coded.sample(500, rng(3)))
+    assert pickle.loads(pickle.dumps(coded)).categorical == coded.categorical
+
+
+@pytest.mark.parametrize("declared, fragment", [
+    (["x2"], "'x2' is not one of them; allowed: distinct visible features that are not a "
+             "categorical law: x1, x3, x4"),
+    (["x1", "x1"], "['x1', 'x1'] repeats"),
+    (["x9"], "'x9' is not one of them"),
+    (["x4"], "'x4' takes the value"),
+])
+def test_a_wrong_categorical_declaration_names_the_key(declared, fragment):
+    with pytest.raises(ParamError) as err:
+        make_dgp("formula", {"features": CODED, "f": "x1", "categorical": declared})
+    assert err.value.key == "categorical" and fragment in str(err.value)

@@ -335,6 +335,68 @@ def test_sigest_of_treatment_coding_is_kernlabs_on_its_formula_matrix(tmp_path):
 # --- additive MARS against earth ----------------------------------------------------------
 
 
+#: the book_pdp study's folder in this project
+BOOK_PDP = Path(__file__).resolve().parents[1] / "config" / "studies" / "book_pdp"
+
+
+@_needs("e1071")
+@pytest.mark.parametrize("scenario", ["catx1x2", "catx1x3"])
+def test_book_categorical_svm_has_the_pdps_of_e1071_with_factors(tmp_path, scenario):
+    """The ch. 3.3.5 SVM of book_pdp on one data set of cases 2 and 3 against the book's
+    ``svm(Y ~ ., data)`` (mlr's ``regr.svm``) with ``X1`` and ``X2`` R factors
+    (``as.factor``, as the book's code): the PDPs of x1 and x2 at their levels and of x3 on
+    10 points agree to 1e-5 when both solve to libsvm's tolerance 1e-7 (at their common
+    default 1e-3 the two libsvm builds stop at solutions some 0.005 apart on these 1,000
+    rows). The study declares x1 categorical, so the learner codes it as
+    e1071 does (two unscaled indicators); coding x1 as a scaled number instead, the design the
+    study used before, moves some PDP value by more than 0.01 (y has a spread of about 10)."""
+    from imlbench import stages
+    from imlbench.config import load_study
+
+    study = load_study(BOOK_PDP, "default")
+    sc = study.scenarios[scenario]
+    df = stages.simulate(study, sc, 0, 2021)
+    features = ["x1", "x2", "x3"]
+    X, y = df[features].to_numpy(), df["y"].to_numpy()
+    dgp = stages.realized_dgp(study, sc, 0, 2021)
+    categorical = stages.categorical_columns(study, "g_svm", dgp, features)
+    assert categorical == (0, 1)
+    grid = np.linspace(X[:, 2].min(), X[:, 2].max(), 10)
+    np.savetxt(tmp_path / "grid.txt", grid, fmt="%.17g")
+    _write_frame(tmp_path / "train.csv", X, tuple(features), y)
+    _run_r("""
+        library(e1071)
+        d <- read.csv("train.csv")
+        d$x1 <- factor(d$x1)
+        d$x2 <- factor(d$x2)
+        fit <- svm(y ~ ., d, tolerance = 1e-7)
+        pd <- function(feature, values) sapply(values, function(v) {
+            e <- d
+            e[[feature]] <- if (is.factor(d[[feature]])) factor(v, levels(d[[feature]])) else v
+            mean(predict(fit, e))
+        })
+        grid <- scan("grid.txt", quiet = TRUE)
+        writeLines(sprintf("%.17g", c(pd("x1", levels(d$x1)), pd("x2", levels(d$x2)),
+                                      pd("x3", grid))), "pd.txt")
+    """, tmp_path)
+    expected = np.loadtxt(tmp_path / "pd.txt")
+
+    def pds(model) -> np.ndarray:
+        out = []
+        for j, values in ((0, np.unique(X[:, 0])), (1, np.unique(X[:, 1])), (2, grid)):
+            for v in values:
+                Xv = X.copy()
+                Xv[:, j] = v
+                out.append(model.predict(Xv).mean())
+        return np.array(out)
+
+    params = {**study.learners["g_svm"]["params"], "tol": 1e-7}
+    ours = pds(make_learner("svm_e1071", params, 0, categorical=categorical).fit(X, y))
+    np.testing.assert_allclose(ours, expected, rtol=0, atol=1e-5)
+    numeric_x1 = pds(make_learner("svm_e1071", params, 0, categorical=(1,)).fit(X, y))
+    assert np.abs(numeric_x1 - expected).max() > 0.01
+
+
 @_needs("earth")
 @pytest.mark.parametrize("truth, n, seed", [(one_knot, 2250, 1), (two_knot, 2700, 2)])
 def test_mars_fits_as_earth(tmp_path, truth, n, seed):

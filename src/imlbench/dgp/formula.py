@@ -37,6 +37,7 @@ Three optional keys extend it::
     noise_sd: "sd"
     exclude: "(x1 > 0) * (x2 > 0)"   # rows where this is nonzero are rejected
     hidden: [x4]                     # drawn and read by f, not a column of the data
+    categorical: [x3]                # codes of a factor that is not a categorical law
 
 ``constants``: each name (lower-case letters and digits, starting with a letter; not a feature
 name, function, ``pi``, ``y``, Python keyword or parameter name of this DGP) stands for its
@@ -71,6 +72,14 @@ derivative of m_v is E_H of that of f; and do(x_j = z) leaves H's law alone. ``f
 are therefore all features (the columns that ``f`` reads and the truths use, hidden ones
 included); ``visible`` are the data's columns. The importance truths are those of m_v (see
 :mod:`imlbench.truth.formula`); ``categorical`` names visible features only.
+
+``categorical``: visible features that are not a categorical law but whose values are the codes
+0, 1, ... of a categorical feature: a bernoulli or integers law from 0, or a structural equation
+such as ``"where(uniform(0, 1) < 0.3, 1, 0)"`` (a factor whose law given earlier features is
+written out). The learners that code categorical features as R's model matrix does (``coding:
+treatment``) then code these too; the draws, ``f`` and every truth are unchanged (the truths
+read the values). The constructor checks, on its pilot rows, that their values are integers
+from 0. They have no level names (``levels`` holds those of the categorical laws).
 
 ``noise`` (instead of ``noise_sd``): an expression for the additive noise e, y = f + e, that may
 read the features, ``y`` (the noiseless f(x)), the constants and the random terms, e.g. the
@@ -143,7 +152,7 @@ RESERVED = {*FUNCTIONS, *RANDOM, *CONSTANTS, "y"}
 CONSTANT_NAME = re.compile(r"[a-z][a-z0-9]*")
 #: the constructor's own parameters (no constant may take their names)
 PARAMETERS = ("features", "f", "dependence", "noise_sd", "link", "constants", "exclude",
-              "hidden", "noise")
+              "hidden", "noise", "categorical")
 #: rows drawn once by the constructor, so that an expression that is not finite on the
 #: features' law (``log`` of a normal feature, a negative sd) fails the configuration check
 PILOT_ROWS = 1000
@@ -311,9 +320,10 @@ class FormulaDGP(DGP):
     logistic link, the log-odds); ``noise_sd``: sd of the additive Gaussian noise (or
     ``noise``: an expression for the additive noise, see the module doc); ``constants``: named
     numbers; ``exclude``: the condition of the rejected rows; ``hidden``: the features left out
-    of the data; ``overrides``: new values of declared constants (a scenario's swept
-    parameters). ``categorical`` names the visible categorical-law features (integer codes;
-    ``levels`` the level names of every categorical feature).
+    of the data; ``categorical``: further features whose values are codes (see the module
+    doc); ``overrides``: new values of declared constants (a scenario's swept
+    parameters). The attribute ``categorical`` names the visible categorical-law features and
+    those declared (integer codes; ``levels`` the level names of every categorical law).
     """
 
     def __init__(self, features: Mapping[str, Any], f: str,
@@ -321,10 +331,10 @@ class FormulaDGP(DGP):
                  noise_sd: float | str | None = None, link: str = "identity",
                  constants: Mapping[str, float] | None = None, exclude: str | None = None,
                  hidden: Sequence[str] | None = None, noise: str | None = None,
-                 **overrides: float) -> None:
+                 categorical: Sequence[str] | None = None, **overrides: float) -> None:
         self._arguments = (features, f, dependence, noise_sd, link,
                            None if constants is None else {**constants, **overrides}, exclude,
-                           hidden, noise)
+                           hidden, noise, categorical)
         check(table(value=either(text(), table())), features, "features")
         if not features:
             raise ParamError("features", "no features; allowed: a mapping of feature names to "
@@ -365,14 +375,22 @@ class FormulaDGP(DGP):
         self.groups = self._groups()
         self.hidden = self._hidden(hidden)
         self.visible = [n for n in names if n not in self.hidden]
-        self.categorical = tuple(n for n, m in self.marginals.items()
-                                 if m.law == "categorical" and n not in self.hidden)
+        declared = self._declared_categorical(categorical)
+        self.categorical = tuple(n for n in self.visible if n in declared or (
+            n in self.marginals and self.marginals[n].law == "categorical"))
         self.levels = {n: m.levels for n, m in self.marginals.items() if m.law == "categorical"}
         self._conditional_known = not self.equations and all(
             self.marginals[n].continuous for n in self.block) and self.exclude is None \
             and not self.hidden
         self._kept_share = 1.0 if self.exclude is None else self._pilot_kept_share()
-        self.sample(PILOT_ROWS, np.random.default_rng(0))
+        pilot = self.sample(PILOT_ROWS, np.random.default_rng(0))
+        for name in declared:
+            codes = pilot[name].to_numpy()
+            if not np.all((codes >= 0) & (codes == np.round(codes))):
+                bad = codes[(codes < 0) | (codes != np.round(codes))][0]
+                raise ParamError("categorical", f"{name!r} takes the value {bad:g}, which is "
+                                 f"not a code; allowed: features whose values are the "
+                                 f"integers 0, 1, ...")
 
     @property
     def has_conditional(self) -> bool:
@@ -466,6 +484,21 @@ class FormulaDGP(DGP):
                                  f"copula or exclude); allowed: features independent of every "
                                  f"visible feature")
         return tuple(h for h in self.names if h in hidden)
+
+    def _declared_categorical(self, categorical: Any) -> tuple[str, ...]:
+        """The features declared ``categorical``, checked: distinct visible features that are
+        not already a categorical law."""
+        if categorical is None:
+            return ()
+        check(items(text()), categorical, "categorical")
+        allowed = [n for n in self.visible
+                   if not (n in self.marginals and self.marginals[n].law == "categorical")]
+        wrong = [c for c in categorical if c not in allowed]
+        if wrong or len(set(categorical)) != len(categorical):
+            what = f"{wrong[0]!r} is not" if wrong else f"{list(categorical)!r} repeats"
+            raise ParamError("categorical", f"{what} one of them; allowed: distinct visible "
+                             f"features that are not a categorical law: {', '.join(allowed)}")
+        return tuple(categorical)
 
     def _pilot_kept_share(self) -> float:
         """The share of EXCLUDE_PILOT_ROWS untruncated rows that ``exclude`` keeps, checked to
