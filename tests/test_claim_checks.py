@@ -7,7 +7,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from imlbench.compare import counts
 from imlbench.metrics.claims import (
+    CONSISTENT,
+    CONSISTENT_SHARE,
     INCONCLUSIVE,
     NOT_REPRODUCED,
     REPORTED,
@@ -43,7 +46,8 @@ def test_at_least_and_at_most_pass_ties_and_straddles():
     assert Check(1.0, 1.0, "at_least", 1.5).verdict() == REPRODUCED   # [0, 2] straddles
     assert Check(0.2, 1.0, "at_least", 1.5).verdict() == NOT_REPRODUCED  # wholly below
     assert Check(3.0, 1.0, "at_most", 1.5).verdict() == NOT_REPRODUCED   # wholly above
-    assert Check(1.0, 1.0, "at_most", 1.5).power() == "departures of 2 above the bound"
+    assert Check(1.0, 1.0, "at_most", 1.5).power() == \
+        "departures of 2 (133.3% of 1.5) above the bound"
 
 
 def test_an_unbounded_interval_is_inconclusive():
@@ -105,8 +109,33 @@ def test_a_claim_with_a_resolution_its_check_cannot_detect_is_inconclusive(evalu
     assert list(card["verdict"]) == [REPRODUCED, INCONCLUSIVE]
     assert card["reason"].iloc[1] == ("the check detects departures of 1.6, not the 1 the "
                                       "claim is about")
-    assert list(card["power"]) == ["departures of 0.4 from the claimed value",
-                                   "departures of 1.6 from the claimed value"]
+    assert list(card["power"]) == ["departures of 0.4 (20.0% of 2) from the claimed value",
+                                   "departures of 1.6 (80.0% of 2) from the claimed value"]
+
+
+def test_a_pass_without_the_power_to_fail_is_consistent_not_reproduced(evaluated):
+    """A check that passes by finding no departure, but detects only departures of more than
+    CONSISTENT_SHARE (half) of the claimed value, is counted as ``consistent``; a one-sided
+    pass is evidence whatever its power, and an exact pass has all the power there is."""
+    claim = _claim(where={"scenario": "main", "learner": ["a", "b", "c", "d", "e"],
+                          "method": "pfi"})
+    card = evaluated(claim, {
+        "a": Check(2.0, 0.4, "equal", 2.0),        # detects 0.8 = 40% of 2: reproduced
+        "b": Check(2.0, 0.6, "equal", 2.0),        # detects 1.2 = 60% of 2: consistent
+        "c": Check(3.0, 2.0, "at_least", 2.0),     # detects 4 = 200% of 2: consistent
+        "d": Check(9.0, 3.0, "above", 2.0),        # clears the bound: reproduced
+        "e": True})                                # exact
+    assert list(card["verdict"]) == [REPRODUCED, CONSISTENT, CONSISTENT, REPRODUCED,
+                                     REPRODUCED]
+    assert CONSISTENT_SHARE == 0.5
+    assert list(card["detectable_share"].round(3).fillna(-1)) == [0.4, 0.6, 2.0, -1, 0.0]
+    assert card["reason"].iloc[1] == ("no departure found, but the check detects only "
+                                      "departures of 60% of the claimed value or more "
+                                      "(consistent: above 50%)")
+    # the scorecard's counts give it a column of its own, next to reproduced
+    tally = counts(card.assign(study="s"))
+    assert list(tally.columns) == [REPRODUCED, CONSISTENT]
+    assert tally.loc[("all", ""), CONSISTENT] == 2 and tally.loc[("all", ""), REPRODUCED] == 3
 
 
 def test_misses_give_their_class_and_sentence_to_the_rows_they_select(evaluated):

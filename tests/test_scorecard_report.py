@@ -14,7 +14,12 @@ import pandas as pd
 import pytest
 
 import imlbench.studies.extrapolation  # noqa: F401  (registers the claim kinds and statistics used)
-from imlbench.compare import no_data_reason, without_date, write_scorecard_summary
+from imlbench.compare import (
+    SMOKE_BANNER,
+    no_data_reason,
+    without_date,
+    write_scorecard_summary,
+)
 from imlbench.config import ConfigError, Scenario, Study
 from imlbench.io import write_parquet
 from imlbench.metrics.claims import INCONCLUSIVE, NO_DATA, NOT_RUN, Tables, claim_row, evaluate
@@ -161,6 +166,11 @@ def test_scorecard_header_states_profile_studies_and_utc_time(tmp_path):
     assert "Written: 2026-01-02 03:04:05 UTC." in header
     assert "<p>Profile: smoke. Studies: a, b.</p>" in html
     assert "<p>Written: 2026-01-02 03:04:05 UTC.</p>" in html
+    # a smoke run opens with the banner: its verdicts are not evidence (not on a default run)
+    assert header.startswith(f"# Scorecard\n\n{SMOKE_BANNER}")
+    assert f"<p>{SMOKE_BANNER}</p>" in html
+    (tmp_path / "default").mkdir()
+    assert SMOKE_BANNER not in _summary(tmp_path / "default", cards, "default", WHEN)[0]
     # counts by study, source and verdict first
     counts = md.split("## Claims by study, source and verdict")[1].split("## Claims\n")[0]
     assert "| study | source | reproduced | no data |" in counts

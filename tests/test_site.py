@@ -13,6 +13,7 @@ import pytest
 import yaml
 from site_tree import CARDS, FIGURES, ids, parse, placement, write_tree
 
+from imlbench.compare import SMOKE_BANNER
 from imlbench.config import load_study, study_path
 from imlbench.metrics.truth_synthesis import COLUMNS, family_summary
 from imlbench.site.build import build_site, site_files, untruthed
@@ -103,6 +104,9 @@ def test_the_front_page_counts_claims_by_study_source_and_verdict(site):
     assert "claims.html?study=alpha&source=paper_number&verdict=not%20reproduced" in links
     text = "".join(page.text)
     assert "smoke" in text and "2026-01-02T03:04:05" in text
+    # the run is a smoke run: every page opens with the banner
+    for name in ("index.html", "claims.html"):
+        assert SMOKE_BANNER in "".join(parse(site / name).text)
 
 
 def test_the_truth_page_shows_the_table_it_is_given_and_its_summary(tmp_path):

@@ -33,6 +33,7 @@ from imlbench.config import Scenario, Study
 from imlbench.explain.api import METHODS
 from imlbench.io import atomic_path, read_many, read_parquet, write_parquet
 from imlbench.metrics.claims import (
+    CONSISTENT,
     INCONCLUSIVE,
     NO_DATA,
     NOT_REPRODUCED,
@@ -65,7 +66,11 @@ log = logging.getLogger("imlbench")
 SUMMARY_COLUMNS = ["study", "claim", "figure", "source", "learner", "method", "published",
                    "reproduced", "tolerance", "power", "verdict", "reason_class", "reason"]
 #: the verdicts in the order the counts show them
-VERDICTS = (REPRODUCED, NOT_REPRODUCED, INCONCLUSIVE, REPORTED, NO_DATA, NOT_RUN)
+VERDICTS = (REPRODUCED, CONSISTENT, NOT_REPRODUCED, INCONCLUSIVE, REPORTED, NO_DATA, NOT_RUN)
+#: the warning that opens the scorecard and the site of a smoke run
+SMOKE_BANNER = ("Smoke profile: a check that the workflow runs, on a few repetitions and small "
+                "learners. Its verdicts are not evidence about the claims: run the default "
+                "profile for that.")
 #: the header line that dates the run; :func:`without_date` drops it
 DATE_LINE = "Written: "
 
@@ -215,8 +220,10 @@ def without_date(text: str) -> str:
 
 
 def _header(profile: str, studies: list[str], when: datetime) -> list[str]:
-    """The lines that open the scorecard: the run's profile, its studies and its UTC time."""
-    return [f"Profile: {profile}. Studies: {', '.join(studies)}.",
+    """The lines that open the scorecard: the run's profile, its studies and its UTC time; on
+    a smoke run, :data:`SMOKE_BANNER`."""
+    return [*([SMOKE_BANNER] if profile == "smoke" else []),
+            f"Profile: {profile}. Studies: {', '.join(studies)}.",
             f"{DATE_LINE}{when:%Y-%m-%d %H:%M:%S} UTC."]
 
 

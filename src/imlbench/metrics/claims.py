@@ -140,7 +140,14 @@ def claim_params(claim_: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in claim_.items() if k not in CLAIM_KEYS}
 
 REPRODUCED, NOT_REPRODUCED, NO_DATA = "reproduced", "not reproduced", "no data"
-INCONCLUSIVE, REPORTED = "inconclusive", "reported"
+INCONCLUSIVE, REPORTED, CONSISTENT = "inconclusive", "reported", "consistent"
+#: a reproduced row whose check passes by finding no departure (``equal``, ``at_least``,
+#: ``at_most``) and detects only departures larger than this share of the claimed value is
+#: ``consistent``: the data do not contradict the claim, but would not contradict a value half
+#: as large or half as large again either (see config/README.md, "Verdicts")
+CONSISTENT_SHARE = 0.5
+#: the comparisons that pass when no departure is found (see :meth:`Check.detectable_share`)
+PASSIVE = ("equal", "at_least", "at_most")
 #: verdicts of rows that do not reproduce: each needs a reason in the study file
 MISSES = (NOT_REPRODUCED, INCONCLUSIVE)
 
@@ -189,7 +196,8 @@ class Check:
     the claimed region that the check flags with probability about 1 - alpha/2 (alpha of the
     interval): margin + 2 half (the interval must clear the region's edge, and the estimate
     scatters by about half around the true value), the largest over the parts. ``scale`` (the
-    claimed value or the curve's range) makes it relative. A claim whose ``resolution`` (the
+    curve's range, say; default the largest |value| of the parts, the claimed value) makes it
+    relative. A claim whose ``resolution`` (the
     departure it is about) is smaller than what its check detects is ``inconclusive``
     (:func:`evaluate`): its check cannot tell the difference the claim is about.
     """
@@ -242,13 +250,31 @@ class Check:
         _, half, _, margin = self._parts()
         return float(np.max(margin + 2 * half))
 
+    def detectable_share(self) -> float:
+        """:meth:`detectable` as a share of |scale| for a check that passes when it finds no
+        departure (:data:`PASSIVE`): how far from the claim a value must lie before this check
+        can tell. NaN for ``above`` and ``below``, which pass only when the interval clears
+        the bound (the pass is itself the evidence), and without a nonzero scale."""
+        scale = self._scale()
+        if self.compare not in PASSIVE or not (np.isfinite(scale) and scale):
+            return float("nan")
+        return self.detectable() / scale
+
+    def _scale(self) -> float:
+        """|scale|, or the largest |value| of the parts when none is given (the claimed
+        value)."""
+        if np.isfinite(self.scale):
+            return abs(float(self.scale))
+        value = self._parts()[2]
+        return float(np.abs(value).max()) if value.size else float("nan")
+
     def power(self) -> str:
         """:meth:`detectable` as the scorecard states it."""
         d = self.detectable()
         if not np.isfinite(d):
             return "none: the interval is unbounded"
-        rel = (f" ({d / abs(self.scale):.1%} of {abs(self.scale):.4g})"
-               if np.isfinite(self.scale) and self.scale else "")
+        scale = self._scale()
+        rel = f" ({d / scale:.1%} of {scale:.4g})" if np.isfinite(scale) and scale else ""
         side = {"above": "below the bound", "below": "above the bound",
                 "at_least": "below the bound", "at_most": "above the bound"}.get(
             self.compare, "from the claimed value")
@@ -267,15 +293,18 @@ def claim_row(claim: dict, learner: str, method: str, reproduced: str, tolerance
     says why there is none (empty: the caller of :func:`evaluate` tells)."""
     if isinstance(ok, Check):
         verdict, power, detect = ok.verdict(), ok.power(), ok.detectable()
+        share = ok.detectable_share()
     else:
         verdict = NO_DATA if ok is None else (REPRODUCED if ok else NOT_REPRODUCED)
         power, detect = ("" if ok is None else "exact: any departure"), (
             float("nan") if ok is None else 0.0)
+        share = float("nan") if ok is None else 0.0
     return {
         "claim": claim["id"], "figure": claim.get("figure", ""), "text": claim["text"],
         "scenario": claim["where"]["scenario"], "learner": learner, "method": method,
         "published": claim["published"], "reproduced": reproduced, "tolerance": tolerance,
-        "power": power, "detectable": detect, "verdict": verdict, "reason": reason,
+        "power": power, "detectable": detect, "detectable_share": share, "verdict": verdict,
+        "reason": reason,
     }
 
 
@@ -371,7 +400,9 @@ def evaluate(claims: list[dict], tables: Tables, scenarios: set[str], reason: Re
     profile's ``scenarios`` get the verdict ``not run in this profile``. Rows without data
     whose kind gives no reason get ``reason(claim, row)``; rows of a ``reported`` claim with
     data get the verdict ``reported``; a reproduced row whose check detects only departures
-    larger than the claim's ``resolution`` is ``inconclusive``; rows that miss get the class
+    larger than the claim's ``resolution`` is ``inconclusive``, and one that passes by finding
+    no departure but detects only departures above :data:`CONSISTENT_SHARE` of the claimed
+    value is ``consistent``; rows that miss get the class
     and sentence of the first of the claim's ``misses`` that matches them (:func:`miss_of`)."""
     rows = []
     for c in claims:
@@ -391,6 +422,12 @@ def evaluate(claims: list[dict], tables: Tables, scenarios: set[str], reason: Re
                 row["verdict"] = INCONCLUSIVE
                 row["reason"] = (f"the check detects departures of {row['detectable']:.3g}, "
                                  f"not the {c['resolution']:g} the claim is about")
+            elif row["verdict"] == REPRODUCED and \
+                    row.get("detectable_share", np.nan) > CONSISTENT_SHARE:
+                row["verdict"] = CONSISTENT
+                row["reason"] = (f"no departure found, but the check detects only departures "
+                                 f"of {row['detectable_share']:.0%} of the claimed value or "
+                                 f"more (consistent: above {CONSISTENT_SHARE:.0%})")
             if row["verdict"] in MISSES and (miss := miss_of(c, row)) is not None:
                 row["reason_class"], row["reason"] = miss["class"], miss["why"]
         rows.extend(new)
@@ -399,8 +436,8 @@ def evaluate(claims: list[dict], tables: Tables, scenarios: set[str], reason: Re
 
 #: the columns of a study's scorecard
 SCORECARD_COLUMNS = ["claim", "figure", "source", "text", "scenario", "learner", "method",
-                     "published", "reproduced", "tolerance", "power", "detectable", "verdict",
-                     "reason_class", "reason"]
+                     "published", "reproduced", "tolerance", "power", "detectable",
+                     "detectable_share", "verdict", "reason_class", "reason"]
 
 
 def miss_of(claim: Mapping[str, Any], row: Mapping[str, Any]) -> dict | None:

@@ -20,7 +20,7 @@ import pandas as pd
 
 from imlbench import studies as study_packages
 from imlbench.codehash import code_hash
-from imlbench.compare import counts
+from imlbench.compare import SMOKE_BANNER, counts
 from imlbench.config import Study, load_study, study_path
 from imlbench.explain.api import METHODS, estimand_of
 from imlbench.metrics.truth_synthesis import STRONG, family_summary, synthesis
@@ -133,7 +133,8 @@ def build_site(results: Path, config_root: Path, out: Path, studies: list[str] |
     summary = family_summary(truth)
     out.mkdir(parents=True, exist_ok=True)
     env = _environment()
-    common = {"studies": pages, "profile": profile}
+    common = {"studies": pages, "profile": profile,
+              "smoke_banner": SMOKE_BANNER if profile == "smoke" else ""}
     documents = {
         "index.html": env.get_template("index.html").render(
             page="index.html", run=run, versions=run.get("versions") or package_versions(),
