@@ -69,7 +69,8 @@ def test_no_reason_sits_on_rows_that_reproduce():
 
 
 def test_verdicts_hold_across_base_seeds():
-    """At most 5% of the scored rows change verdict across three base seeds, and the table is
+    """At most 5% of the scored rows change verdict across three base seeds (``reproduced``
+    and ``consistent`` one outcome: see ``benchmarks/verdict_stability.py``), and the table is
     of three seeds, each of every study the configuration enables."""
     first = VERDICTS.read_text().split("\n## ")[0]
     seeds = re.search(r"base seeds ([\d, ]+);", first).group(1).split(", ")
