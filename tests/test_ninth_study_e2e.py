@@ -94,7 +94,8 @@ def test_a_ninth_study_needs_its_yaml_and_its_folder_only(tmp_path):
     assert res.returncode == 0, f"{tail(res)}\n{error_logs(root)}"
     card = read_parquet(root / "results" / "ninth" / "scorecard.parquet")
     assert list(card["claim"]) == ["pd-slope-is-2", "pd-and-ale-span-alike"]
-    assert card["verdict"].isin(["reproduced", "not reproduced", "inconclusive"]).all()
+    assert card["verdict"].isin(
+        ["reproduced", "consistent", "not reproduced", "inconclusive"]).all()
     assert "paired difference" in card["reproduced"].iloc[1]
     assert (root / "results" / "ninth" / "figures" / "fig_effects.png").stat().st_size > 0
     page = (root / "results" / "site" / "study-ninth.html").read_text()

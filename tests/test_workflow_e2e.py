@@ -59,10 +59,11 @@ def test_scorecard_has_every_claim(workdir, smoke_run):
         card = read_parquet(workdir / "results" / name / "scorecard.parquet")
         assert set(card["claim"]) == {c["id"] for c in study.claims}
         assert card["verdict"].isin(
-            ["reproduced", "not reproduced", "inconclusive", "reported", "no data",
-             "not run in this profile"]).all()
+            ["reproduced", "consistent", "not reproduced", "inconclusive", "reported",
+             "no data", "not run in this profile"]).all()
         assert card["source"].isin(SOURCES).all()
-        scored = card[card["verdict"].isin(["reproduced", "not reproduced", "inconclusive"])]
+        scored = card[card["verdict"].isin(
+            ["reproduced", "consistent", "not reproduced", "inconclusive"])]
         assert (scored["power"] != "").all(), "a scored row states no power"
         for claim in study.claims:
             assert claim["id"] in md
