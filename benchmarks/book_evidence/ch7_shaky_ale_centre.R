@@ -21,18 +21,7 @@ draw <- function(n) {
   x2 <- runif(n, x1 - 3, x1 + 3)
   data.frame(x_1 = x1, x_2 = x2)
 }
-ale_iml <- function(d, k, at) {
-  z <- unique(quantile(d$x_1, seq(0, 1, length.out = k + 1), names = FALSE, type = 1))
-  idx <- findInterval(d$x_1, z, left.open = TRUE)
-  idx[idx == 0] <- 1
-  diff <- f3(z[idx + 1], d$x_2) - f3(z[idx], d$x_2)
-  m <- tapply(diff, factor(idx, levels = seq_len(length(z) - 1)), mean)
-  m[is.na(m)] <- 0
-  cnt <- tabulate(idx, nbins = length(z) - 1)
-  ale <- c(0, cumsum(m))
-  ale <- ale - sum((ale[-1] + ale[-length(ale)]) / 2 * cnt) / sum(cnt)
-  approx(z, ale, xout = at, rule = 1)$y
-}
+source("benchmarks/book_evidence/ale_iml.R")
 raw <- function(x) x * sin(10 * x) + cos(10 * x) / 10
 set.seed(1)
 ew_book <- mean(raw(rnorm(1e6, 5, 3)))
@@ -53,7 +42,7 @@ sets <- as.integer(Sys.getenv("SETS", "100"))
 set.seed(123)
 data <- lapply(seq_len(sets + 1), function(j) draw(1000))
 err <- t(sapply(data, function(d) {
-  a <- ale_iml(d, 100, at); b <- ale_iml(d, 1000, at)
+  a <- ale_iml(d, f3, 100, at); b <- ale_iml(d, f3, 1000, at)
   c(rmse(a, ew_book), rmse(b, ew_book), rmse(a, ew_data), rmse(b, ew_data), rmse_anch(a),
     rmse_anch(b))
 }))
