@@ -163,10 +163,9 @@ def report(wide: pd.DataFrame, names: list[str], times: dict[str, float], max_sh
              f"the same under all of them, `reproduced` and `consistent` (a pass without the "
              f"power to fail) counting as one: a row whose power sits near the "
              f"{CONSISTENT_SHARE:.0%} mark moves between the two with its SE while its "
-             f"finding stays. Rows that move "
-             f"only between those two are counted apart (power only). Limit: {max_share:.0%} "
-             f"of the scored rows changing. Across "
-             "machines (BLAS kernels and threads): `results_blas_kernels.md`.", ""]
+             f"finding stays. Rows that move only between those two are counted apart (power "
+             f"only). Limit: {max_share:.0%} of the scored rows changing. Across machines "
+             "(BLAS kernels and threads): `results_blas_kernels.md`.", ""]
     lines += ["Studies per seed: " + "; ".join(f"{k}: {v}" for k, v in covered.items()) + ".",
               ""]
     if rescored:

@@ -332,9 +332,6 @@ def test_sigest_of_treatment_coding_is_kernlabs_on_its_formula_matrix(tmp_path):
     assert drawn.regressor_[-1].sigest_ == sigest_gamma(Z, np.random.default_rng(4))
 
 
-# --- additive MARS against earth ----------------------------------------------------------
-
-
 #: the book_pdp study's folder in this project
 BOOK_PDP = Path(__file__).resolve().parents[1] / "config" / "studies" / "book_pdp"
 
@@ -352,6 +349,7 @@ def test_book_categorical_svm_has_the_pdps_of_e1071_with_factors(tmp_path, scena
     study used before, moves some PDP value by more than 0.01 (y has a spread of about 10)."""
     from imlbench import stages
     from imlbench.config import load_study
+    from imlbench.explain.effects import partial_dependence
 
     study = load_study(BOOK_PDP, "default")
     sc = study.scenarios[scenario]
@@ -382,19 +380,17 @@ def test_book_categorical_svm_has_the_pdps_of_e1071_with_factors(tmp_path, scena
     expected = np.loadtxt(tmp_path / "pd.txt")
 
     def pds(model) -> np.ndarray:
-        out = []
-        for j, values in ((0, np.unique(X[:, 0])), (1, np.unique(X[:, 1])), (2, grid)):
-            for v in values:
-                Xv = X.copy()
-                Xv[:, j] = v
-                out.append(model.predict(Xv).mean())
-        return np.array(out)
+        return np.concatenate([partial_dependence(model.predict, X, j, values) for j, values in
+                               ((0, np.unique(X[:, 0])), (1, np.unique(X[:, 1])), (2, grid))])
 
     params = {**study.learners["g_svm"]["params"], "tol": 1e-7}
     ours = pds(make_learner("svm_e1071", params, 0, categorical=categorical).fit(X, y))
     np.testing.assert_allclose(ours, expected, rtol=0, atol=1e-5)
     numeric_x1 = pds(make_learner("svm_e1071", params, 0, categorical=(1,)).fit(X, y))
     assert np.abs(numeric_x1 - expected).max() > 0.01
+
+
+# --- additive MARS against earth ----------------------------------------------------------
 
 
 @_needs("earth")

@@ -375,10 +375,9 @@ class FormulaDGP(DGP):
         self.groups = self._groups()
         self.hidden = self._hidden(hidden)
         self.visible = [n for n in names if n not in self.hidden]
-        declared = self._declared_categorical(categorical)
-        self.categorical = tuple(n for n in self.visible if n in declared or (
-            n in self.marginals and self.marginals[n].law == "categorical"))
         self.levels = {n: m.levels for n, m in self.marginals.items() if m.law == "categorical"}
+        declared = self._declared_categorical(categorical)
+        self.categorical = tuple(n for n in self.visible if n in declared or n in self.levels)
         self._conditional_known = not self.equations and all(
             self.marginals[n].continuous for n in self.block) and self.exclude is None \
             and not self.hidden
@@ -491,8 +490,7 @@ class FormulaDGP(DGP):
         if categorical is None:
             return ()
         check(items(text()), categorical, "categorical")
-        allowed = [n for n in self.visible
-                   if not (n in self.marginals and self.marginals[n].law == "categorical")]
+        allowed = [n for n in self.visible if n not in self.levels]
         wrong = [c for c in categorical if c not in allowed]
         if wrong or len(set(categorical)) != len(categorical):
             what = f"{wrong[0]!r} is not" if wrong else f"{list(categorical)!r} repeats"
