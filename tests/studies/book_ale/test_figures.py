@@ -450,6 +450,17 @@ def test_envelope_is_centred_within_the_truths_grid():
     np.testing.assert_allclose(high, [-5, 0, 10])
 
 
+def test_rep_lines_keeps_the_first_repetitions_when_asked():
+    """The envelope of a published figure runs over as many data sets as the paper drew:
+    ``rep_lines(est, first)`` keeps repetitions 0 .. first - 1, each curve sorted by x."""
+    est = pd.DataFrame({"rep": np.repeat([2, 0, 1], 2), "x": [1.0, 0.0] * 3,
+                        "value": [5.0, 4.0, 1.0, 0.0, 3.0, 2.0]})
+    assert sorted(iv.rep_lines(est)) == [0, 1, 2]
+    kept = iv.rep_lines(est, 2)
+    assert sorted(kept) == [0, 1]
+    np.testing.assert_allclose(kept[1][1], [2.0, 3.0])
+
+
 def test_integral_mean():
     """The mean of a piecewise-linear curve is its integral over the span."""
     x, y = np.array([0.0, 1.0, 3.0]), np.array([0.0, 2.0, 2.0])

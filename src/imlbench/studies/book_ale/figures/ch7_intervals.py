@@ -38,10 +38,14 @@ LIMITS = items(number(), length=2, default=None, nullable=True)
 # --- shared helpers ------------------------------------------------------------------------
 
 
-def rep_lines(est: pd.DataFrame) -> dict[int, tuple[np.ndarray, np.ndarray]]:
-    """Each repetition's curve (x sorted, value) of one method and feature."""
+def rep_lines(est: pd.DataFrame, first: int | None = None,
+              ) -> dict[int, tuple[np.ndarray, np.ndarray]]:
+    """Each repetition's curve (x sorted, value) of one method and feature; of the ``first``
+    repetitions only, when given."""
     out = {}
     for rep, g in est.groupby("rep"):
+        if first is not None and len(out) == first:
+            break
         curve = g.groupby("x")["value"].mean()
         out[int(rep)] = (curve.index.to_numpy(float), curve.to_numpy(float))
     return out
@@ -134,6 +138,9 @@ def scatter(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Path, *, x
 
 
 GRID = items(number(), length=3, default=[0.0, 10.0, 0.05])
+#: the envelope over the first so many data sets (all when null): its width grows with their
+#: number, so a figure that mirrors a published one takes as many as the paper drew
+DATA_SETS = integer(None, minimum=2, nullable=True)
 
 
 def envelope(lines: Mapping[int, tuple[np.ndarray, np.ndarray]],
@@ -162,13 +169,15 @@ def envelope(lines: Mapping[int, tuple[np.ndarray, np.ndarray]],
     "grid": GRID,
     "marks": items(number(), default=[]),
     "ylim": LIMITS,
+    "data_sets": DATA_SETS,
 })
 def envelope_figure(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Path, *,
                     feature: str, grid: list[float], marks: list[float],
-                    ylim: list[float] | None) -> None:
-    """The least and greatest ALE estimate over the data sets (role ``ale``, one method) at
-    each point of ``grid`` ([from, to, step]), the theoretical ALE, and at each of ``marks``
-    a vertical segment labelled with the range |max - min| there."""
+                    ylim: list[float] | None, data_sets: int | None) -> None:
+    """The least and greatest ALE estimate over the data sets (role ``ale``, one method; the
+    first ``data_sets`` of them when given) at each point of ``grid`` ([from, to, step]), the
+    theoretical ALE, and at each of ``marks`` a vertical segment labelled with the range
+    |max - min| there."""
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
 
@@ -181,7 +190,7 @@ def envelope_figure(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Pa
     n_reps, k = 0, 0
     for ax, scenario in zip(axes, scenarios, strict=True):
         mine = est[est["scenario"] == scenario]
-        lines = rep_lines(mine)
+        lines = rep_lines(mine, data_sets)
         n_reps, k = len(lines), intervals(mine)
         line = truth_line(true, scenario, feature)
         at, low, high, span = envelope(lines, line, grid)
@@ -217,11 +226,14 @@ def envelope_figure(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Pa
     "feature": feature_name("x1"),
     "grid": GRID,
     "labels": items(text(), default=None, nullable=True),
+    "data_sets": DATA_SETS,
 })
 def envelope_width(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Path, *,
-                   feature: str, grid: list[float], labels: list[str] | None) -> None:
-    """The range |max - min| of the ALE estimates over the data sets at each point of
-    ``grid``, one line per method of role ``ale`` (K), one panel per scenario."""
+                   feature: str, grid: list[float], labels: list[str] | None,
+                   data_sets: int | None) -> None:
+    """The range |max - min| of the ALE estimates over the data sets (the first ``data_sets``
+    when given) at each point of ``grid``, one line per method of role ``ale`` (K), one
+    panel per scenario."""
     import matplotlib
 
     est = inputs.estimates("ale")
@@ -241,7 +253,7 @@ def envelope_width(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Pat
             mine = est[(est["scenario"] == scenario) & (est["method"] == method)]
             if mine.empty:
                 continue
-            lines = rep_lines(mine)
+            lines = rep_lines(mine, data_sets)
             n_reps = len(lines)
             at, low, high, _ = envelope(lines, line, grid)
             label = labels[i] if labels else f"K = {intervals(mine)}"
