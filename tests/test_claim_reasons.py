@@ -18,6 +18,7 @@ from imlbench.metrics.claims import MISS_CLASSES, miss_of
 REPO = Path(__file__).resolve().parents[1]
 VERDICTS = REPO / "benchmarks" / "results_verdicts.md"
 MISSES = REPO / "benchmarks" / "results_misses.md"
+BOOK_MISSES = REPO / "benchmarks" / "results_book_misses.md"
 MISSES_HEADING = "## Default-profile rows that do not reproduce (base seed)"
 #: the most rows whose verdict may change between base seeds
 MAX_CHANGED = 0.05
@@ -52,6 +53,42 @@ def test_every_miss_of_the_default_profile_has_a_reason():
                f"{r['verdict']})" for r in _misses()
                if miss_of(claims[(r["study"], r["claim"])], r) is None]
     assert not missing, "rows without a reason in their study file:\n" + "\n".join(missing)
+
+
+def _book_evidence() -> dict[tuple[str, ...], dict]:
+    """The entries of ``results_book_misses.md`` by (study, claim, scenario, learner, method):
+    one section per book study, one table row per miss."""
+    out = {}
+    for section in BOOK_MISSES.read_text().split("\n## ")[1:]:
+        study = section.splitlines()[0].strip()
+        keys = ["claim", "scenario", "learner", "method", "class", "evidence", "result"]
+        for cells in _table(section):
+            entry = dict(zip(keys, cells, strict=True))
+            out[(study, *(entry[k] for k in keys[:4]))] = entry
+    return out
+
+
+def test_every_book_miss_has_its_evidence():
+    """Each book miss of the default profile has an entry in ``results_book_misses.md``: the
+    class its study file gives, the command (or the text) that shows it, and what that gave."""
+    claims, evidence = _claims(), _book_evidence()
+    missing, other = [], []
+    for r in _misses():
+        if not r["study"].startswith("book_"):
+            continue
+        key = (r["study"], r["claim"], r["scenario"], r["learner"], r["method"])
+        entry = evidence.get(key)
+        if entry is None or not entry["evidence"] or not entry["result"]:
+            missing.append(" / ".join(key))
+            continue
+        reason = miss_of(claims[(r["study"], r["claim"])], r)
+        # the class cell may add what it was before re-examination: "finding (was method)"
+        if reason is not None and reason["class"] != entry["class"].split()[0]:
+            other.append(f"{' / '.join(key)}: {entry['class']} here, {reason['class']} in the "
+                         "study file")
+    assert not missing, f"book misses without evidence in {BOOK_MISSES.name}:\n" + \
+        "\n".join(missing)
+    assert not other, "\n".join(other)
 
 
 def test_no_reason_sits_on_rows_that_reproduce():

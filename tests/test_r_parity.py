@@ -3,7 +3,7 @@
 R is a test reference only (the workflow never needs it): each test runs ``Rscript`` on data
 written here and compares R's numbers with ours. Where R or the R package is absent the tests
 are skipped, saying so; CI installs both (``.ci/run``: Debian's ``r-base-core`` and
-``r-cran-e1071``, ``r-cran-kernlab``, ``r-cran-earth``).
+``r-cran-e1071``, ``r-cran-kernlab``, ``r-cran-earth``, ``r-cran-glmnet``).
 """
 
 from __future__ import annotations
@@ -434,3 +434,50 @@ def test_mars_fits_as_earth(tmp_path, truth, n, seed):
 def _rows_sorted(a: np.ndarray) -> np.ndarray:
     """The rows of ``a`` in lexicographic order (first column first)."""
     return a[np.lexsort(a.T[::-1])]
+
+
+@_needs("glmnet")
+def test_lime_ridge_is_glmnets_until_the_kernel_weights_underflow(tmp_path):
+    """Our LIME surrogate fit (``weighted_ridge``, glmnet's penalty in closed form) against R
+    lime's ``glmnet(x, y, weights, alpha = 0, lambda = 0.001)`` on the same samples and weights:
+    a linear black box 5 + 4 x1 - 3 x2 + 5 x3, 1,000 normal samples, the explained point first,
+    the kernel sqrt(exp(-d^2 / w^2)) on the sd-standardised distance (book ch. 13, Fig. 13.7).
+    At width 0.3 both recover the slope 4 of x1 and agree to 0.01. At width 0.025 nearly every
+    weight but the point's underflows (exp below 1e-300): glmnet then returns x1's coefficient 0
+    or near it in most draws, our solver a scattered value, so the two differ (ch13-linear-small-
+    fails, benchmarks/book_evidence/ch13_lime_glmnet_rerun.R)."""
+    from imlbench.explain.lime import weighted_ridge
+
+    r = np.random.default_rng(3)
+    draws, n = 20, 1000
+    mean, sd, x = np.full(3, 5.0), np.array([1.0, 0.95, 0.9]), np.array([4.4, 6.1, 5.8])
+    lines, ours = [], {}
+    for width in (0.3, 0.025):
+        for k in range(draws):
+            Z = r.normal(mean, sd, size=(n, 3))
+            Z[0] = x
+            t = 5 + Z @ np.array([4.0, -3.0, 5.0])
+            w = np.sqrt(np.exp(-(((Z - x) / sd) ** 2).sum(axis=1) / width**2))
+            ours[width, k] = weighted_ridge(Z, t, w, 0.001)[0][0]
+            lines += [",".join(f"{v:.17g}" for v in (width, k, *Z[i], t[i], w[i]))
+                      for i in range(n)]
+    (tmp_path / "s.csv").write_text("width,draw,x1,x2,x3,t,w\n" + "\n".join(lines) + "\n")
+    _run_r("""
+        suppressMessages(library(glmnet))
+        d <- read.csv("s.csv")
+        b <- sapply(split(d, list(d$width, d$draw)), function(g) c(g$width[1], g$draw[1],
+          coef(glmnet(as.matrix(g[, c("x1", "x2", "x3")]), g$t, weights = g$w, alpha = 0,
+                      lambda = 0.001))[2]))
+        write.table(t(b), "b1.txt", row.names = FALSE, col.names = FALSE)
+    """, tmp_path)
+    theirs = {(w, int(k)): b for w, k, b in np.loadtxt(tmp_path / "b1.txt", ndmin=2)}
+    for width in (0.3, 0.025):
+        g = np.array([theirs[width, k] for k in range(draws)])
+        o = np.array([ours[width, k] for k in range(draws)])
+        if width == 0.3:
+            np.testing.assert_allclose(o, g, rtol=0, atol=0.01)
+            np.testing.assert_allclose(g, 4.0, rtol=0, atol=0.01)
+        else:
+            assert (np.abs(g) < 0.5).sum() >= 12  # glmnet: 0 or near it (16 of 20)
+            assert (np.abs(o) < 0.5).sum() <= 5  # ours: scattered (2 of 20)
+            assert np.median(np.abs(o - g)) > 1
