@@ -70,6 +70,31 @@ def test_a_grid_of_one_feature_over_scenarios(tmp_path):
     assert grid[1] == [("s3", "x1"), ("s4", "x1"), None]  # a ragged last row: an empty cell
 
 
+def test_individual_max_draws_the_first_repetitions_and_the_mean_of_all():
+    """With ``individual_max`` 2 of 3 repetitions are drawn thin, repetitions 0 and 1; the
+    mean still runs over all three."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from imlbench.figures import style as st
+    from imlbench.figures.curve_grid import SeriesLook
+
+    x = np.linspace(0, 1, 11)
+    est = pd.DataFrame({"rep": np.repeat([0, 1, 2], 11), "x": np.tile(x, 3),
+                        "value": np.concatenate([x - 1, x, x + 4])})
+    hues = st.LOOKS["house"]
+    look = SeriesLook(hues, hues.rep, hues.mean, True, False, "none", 3, False, 2)
+    fig, ax = plt.subplots()
+    draw_repetitions(ax, est, look=look)
+    thin = [line.get_ydata() for line in ax.lines[:2]]
+    np.testing.assert_allclose(thin, [x - 1, x])
+    np.testing.assert_allclose(ax.lines[2].get_ydata(), x + 1)  # the mean of all three
+    assert len(ax.lines) == 3
+    plt.close(fig)
+
+
 def test_the_mean_and_its_sd_bars_are_those_of_the_repetitions():
     import matplotlib
 

@@ -135,6 +135,7 @@ PARAMS = {
     "references": items(table(REFERENCE), []),
     "anchor": choice("none", ANCHORS),
     "individual": flag(True),
+    "individual_max": integer(None, minimum=1, nullable=True),
     "first": flag(False),
     "error_bars": choice("sd", ERROR_BARS),
     "error_points": integer(12, minimum=1),
@@ -433,6 +434,8 @@ class SeriesLook:
     error_bars: str
     error_points: int
     markers: bool
+    #: the individual curves drawn: of the first so many repetitions only (all when None)
+    individual_max: int | None = None
 
 
 def draw_repetitions(ax: Axes, est: pd.DataFrame, *, anchor: str = "none",
@@ -451,7 +454,7 @@ def draw_repetitions(ax: Axes, est: pd.DataFrame, *, anchor: str = "none",
     off = offsets(curves, anchor, span or (lo, hi))
     marker = {"marker": "o"} if look.markers else {}
     if look.individual:
-        for rep, curve in curves.iterrows():
+        for rep, curve in curves.head(look.individual_max or len(curves)).iterrows():
             curve = curve.dropna()
             ax.plot(curve.index, curve.to_numpy() - off[rep], color=look.rep, linewidth=0.6,
                     alpha=look.hues.rep_alpha, markersize=3, **marker)
@@ -606,7 +609,8 @@ class Drawer:
         markers = panel.feature in self.p["levels"]
         for key, rows in series:
             look = SeriesLook(self.hues, *colours[key], self.p["individual"], self.p["first"],
-                        self.p["error_bars"], self.p["error_points"], markers)
+                              self.p["error_bars"], self.p["error_points"], markers,
+                              self.p["individual_max"])
             draw_repetitions(ax, rows, anchor=self.p["anchor"], span=span, look=look)
             self.reps = max(self.reps, rows["rep"].nunique())
             self.add_series(key, look)
@@ -626,7 +630,11 @@ class Drawer:
                 key[1], kind=self.inputs.learner_kinds.get(key[1])).label
             self.legend.add(label, color=look.mean, linewidth=2.0)
             return
-        if look.individual:
+        if look.individual and look.individual_max is not None \
+                and self.reps > look.individual_max:
+            self.legend.add(f"each of the first {look.individual_max} of {{reps}} repetitions",
+                            color=look.rep, linewidth=0.8)
+        elif look.individual:
             self.legend.add("each of {reps} repetitions", color=look.rep, linewidth=0.8)
         what = {"sd": "mean ± sd", "se": "mean ± SE", "band": "mean",
                 "none": "mean"}[look.error_bars]
