@@ -58,10 +58,10 @@ def test_every_miss_of_the_default_profile_has_a_reason():
 def _book_evidence() -> dict[tuple[str, ...], dict]:
     """The entries of ``results_book_misses.md`` by (study, claim, scenario, learner, method):
     one section per book study, one table row per miss."""
+    keys = ["claim", "scenario", "learner", "method", "class", "evidence", "result"]
     out = {}
     for section in BOOK_MISSES.read_text().split("\n## ")[1:]:
         study = section.splitlines()[0].strip()
-        keys = ["claim", "scenario", "learner", "method", "class", "evidence", "result"]
         for cells in _table(section):
             entry = dict(zip(keys, cells, strict=True))
             out[(study, *(entry[k] for k in keys[:4]))] = entry

@@ -630,12 +630,11 @@ class Drawer:
                 key[1], kind=self.inputs.learner_kinds.get(key[1])).label
             self.legend.add(label, color=look.mean, linewidth=2.0)
             return
-        if look.individual and look.individual_max is not None \
-                and self.reps > look.individual_max:
-            self.legend.add(f"each of the first {look.individual_max} of {{reps}} repetitions",
-                            color=look.rep, linewidth=0.8)
-        elif look.individual:
-            self.legend.add("each of {reps} repetitions", color=look.rep, linewidth=0.8)
+        if look.individual:
+            drawn = "each of {reps} repetitions"
+            if look.individual_max is not None and self.reps > look.individual_max:
+                drawn = f"each of the first {look.individual_max} of {{reps}} repetitions"
+            self.legend.add(drawn, color=look.rep, linewidth=0.8)
         what = {"sd": "mean ± sd", "se": "mean ± SE", "band": "mean",
                 "none": "mean"}[look.error_bars]
         self.legend.add(f"{what} over {{reps}} repetitions", color=look.mean, linewidth=2.0)
