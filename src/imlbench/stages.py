@@ -132,12 +132,14 @@ def learner_factory(study: Study, learner: str, threads: int, refit: bool = Fals
 
 
 def fit_chunk(study: Study, sc: Scenario, chunk: str, base_seed: int, df: pd.DataFrame,
-              learner: str, threads: int = 1) -> dict[int, object]:
-    """The learner fitted on the training rows of each repetition of the chunk, by rep."""
+              learner: str, threads: int = 1, reps: Sequence[int] | None = None
+              ) -> dict[int, object]:
+    """The learner fitted on the training rows of each repetition of the chunk (or of
+    ``reps`` only), by rep."""
     features = feature_columns(df)
     models = {}
     clock = WorkClock()
-    for rep in sc.chunk_reps(chunk):
+    for rep in sc.chunk_reps(chunk) if reps is None else reps:
         X, y = split_xy(df[df["rep"] == rep], features, "train")
         seed = int_seed(rng_for(base_seed, study.name, sc.name, learner, rep, "fit"))
         dgp = realized_dgp(study, sc, rep, base_seed)
@@ -154,15 +156,17 @@ def fit_chunk(study: Study, sc: Scenario, chunk: str, base_seed: int, df: pd.Dat
 def explain_chunk(study: Study, sc: Scenario, chunk: str, base_seed: int, df: pd.DataFrame,
                   learner: str, methods: list[str], fitted: dict[int, object],
                   samplers: dict[int, dict], max_rows: int,
-                  threads: int = 1) -> dict[str, pd.DataFrame]:
-    """The methods of the learner on each repetition of the chunk: one tidy table per method,
-    tagged with the scenario, learner and method (:func:`tag`). ``samplers`` caches the fitted
-    samplers of each repetition, shared by every learner of the chunk."""
+                  threads: int = 1, reps: Sequence[int] | None = None
+                  ) -> dict[str, pd.DataFrame]:
+    """The methods of the learner on each repetition of the chunk (or of ``reps`` only): one
+    tidy table per method, tagged with the scenario, learner and method (:func:`tag`).
+    ``samplers`` caches the fitted samplers of each repetition, shared by every learner of the
+    chunk."""
     features = feature_columns(df)
     specs = {m: METHODS.get(study.methods[m]["method"]) for m in methods}
     results: dict[str, list[pd.DataFrame]] = {m: [] for m in methods}
     clocks = {m: WorkClock() for m in methods}
-    for rep in sc.chunk_reps(chunk):
+    for rep in sc.chunk_reps(chunk) if reps is None else reps:
         part = df[df["rep"] == rep]
         X, y = split_xy(part, features, "train")
         X_test, y_test = split_xy(part, features, "test")
@@ -197,15 +201,32 @@ def explain_chunk(study: Study, sc: Scenario, chunk: str, base_seed: int, df: pd
             for m in methods}
 
 
+def _sampled(study: Study, sc: Scenario, chunk: str, base_seed: int, root: Path
+             ) -> pd.DataFrame:
+    """The chunk's data (:func:`sample_chunk`), written to its file under ``root``."""
+    df = sample_chunk(study, sc, chunk, base_seed)
+    write_parquet(df, root / targets.data_path(study.name, sc.name, chunk),
+                  config_hash=study.hash(), seed=[base_seed, study.name, sc.name, chunk])
+    return df
+
+
+def _write_estimates(study: Study, sc: Scenario, chunk: str, base_seed: int, root: Path,
+                     learner: str, tables: dict[str, pd.DataFrame]) -> None:
+    for m, frame in tables.items():
+        write_parquet(frame, root / targets.estimate_path(study.name, sc.name, learner, m,
+                                                          chunk),
+                      config_hash=study.hash(),
+                      seed=[base_seed, study.name, sc.name, learner, m, chunk])
+    log.info("explained %s / %s %s: %s", sc.name, learner, chunk, ", ".join(tables))
+
+
 def run_chunk(study: Study, scenario: str, chunk: str, base_seed: int, root: Path,
               max_rows: int, threads: int = 1) -> None:
     """Sample, fit and explain one chunk of a scenario in this process: its data file and one
     estimate file per (learner, method) (:mod:`imlbench.targets`), under ``root``. The fitted
     models live in memory only: no later job reads them."""
     sc = study.scenarios[scenario]
-    df = sample_chunk(study, sc, chunk, base_seed)
-    write_parquet(df, root / targets.data_path(study.name, scenario, chunk),
-                  config_hash=study.hash(), seed=[base_seed, study.name, scenario, chunk])
+    df = _sampled(study, sc, chunk, base_seed, root)
     # fitted samplers depend on the repetition's training rows only: shared by the learners
     samplers: dict[int, dict] = {rep: {} for rep in sc.chunk_reps(chunk)}
     for learner in sc.learners:
@@ -214,20 +235,56 @@ def run_chunk(study: Study, scenario: str, chunk: str, base_seed: int, root: Pat
             continue
         fitted = (fit_chunk(study, sc, chunk, base_seed, df, learner, threads)
                   if sc.fit_models else {})
-        tables = explain_chunk(study, sc, chunk, base_seed, df, learner, methods, fitted,
-                               samplers, max_rows, threads)
-        for m, frame in tables.items():
-            write_parquet(frame, root / targets.estimate_path(study.name, scenario, learner, m,
-                                                              chunk),
-                          config_hash=study.hash(),
-                          seed=[base_seed, study.name, scenario, learner, m, chunk])
-        log.info("explained %s / %s %s: %s", scenario, learner, chunk, ", ".join(tables))
+        _write_estimates(study, sc, chunk, base_seed, root, learner, explain_chunk(
+            study, sc, chunk, base_seed, df, learner, methods, fitted, samplers, max_rows,
+            threads))
+
+
+def run_interleaved(study: Study, units: list[tuple[str, str]], base_seed: int, root: Path,
+                    max_rows: int, threads: int = 1) -> None:
+    """:func:`run_chunk` for the (scenario, chunk) units of a batch that measures run time,
+    interleaved: for each repetition, every unit's learners are fitted on that repetition,
+    then each method runs on every unit that has it, one unit after the other, before the
+    next method. A run time is compared with others (another scenario's, at another number
+    of features; another method's), and a machine's speed drifts over seconds and minutes
+    (the same ratio of two calls measured 2.4 in one run and 3.5 in another), so the calls
+    compared are made seconds apart. Every value but the measured times equals
+    :func:`run_chunk`'s: each random stream is keyed by scenario, learner, method and
+    repetition, not by the order of the calls."""
+    chunks = [(study.scenarios[scenario], chunk) for scenario, chunk in units]
+    data = [_sampled(study, sc, chunk, base_seed, root) for sc, chunk in chunks]
+    samplers = [{rep: {} for rep in sc.chunk_reps(chunk)} for sc, chunk in chunks]
+    pairs = [[(learner, methods) for learner in sc.learners
+              if (methods := study.methods_for(sc.name, learner))] for sc, _ in chunks]
+    order = list(dict.fromkeys(m for unit in pairs for _, methods in unit for m in methods))
+    parts: list[dict[tuple[str, str], list[pd.DataFrame]]] = [{} for _ in chunks]
+    for rep in sorted(set().union(*samplers)):
+        at = [k for k in range(len(chunks)) if rep in samplers[k]]
+        fitted = {(k, learner): fit_chunk(study, *chunks[k], base_seed, data[k], learner,
+                                          threads, [rep]) if chunks[k][0].fit_models else {}
+                  for k in at for learner, _ in pairs[k]}
+        for m in order:
+            for k in at:
+                for learner, methods in pairs[k]:
+                    if m in methods:
+                        out = explain_chunk(study, *chunks[k], base_seed, data[k], learner,
+                                            [m], fitted[k, learner], samplers[k], max_rows,
+                                            threads, [rep])
+                        parts[k].setdefault((learner, m), []).append(out[m])
+    for k, (sc, chunk) in enumerate(chunks):
+        for learner, methods in pairs[k]:
+            _write_estimates(study, sc, chunk, base_seed, root, learner, {
+                m: pd.concat(parts[k][learner, m], ignore_index=True) for m in methods})
 
 
 def run_batch(study: Study, units: list[tuple[str, str]], base_seed: int, root: Path,
               max_rows: int, threads: int = 1) -> None:
     """:func:`run_chunk` for each (scenario, chunk) of a batch (:func:`imlbench.targets.batches`),
-    one after the other in this process."""
+    one after the other in this process; :func:`run_interleaved` when one of its scenarios
+    measures run time (``exclusive``)."""
+    if any(study.scenarios[scenario].exclusive for scenario, _ in units):
+        run_interleaved(study, units, base_seed, root, max_rows, threads)
+        return
     for scenario, chunk in units:
         run_chunk(study, scenario, chunk, base_seed, root, max_rows, threads)
 

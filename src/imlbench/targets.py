@@ -45,7 +45,8 @@ FIGURES_PER_JOB = 8
 
 @dataclass(frozen=True)
 class Batch:
-    """The scenario chunks one `run` job samples, fits and explains, one after the other."""
+    """The scenario chunks one `run` job samples, fits and explains: one after the other, or
+    interleaved when one of them measures run time (:func:`imlbench.stages.run_batch`)."""
 
     name: str
     #: (scenario, chunk) pairs

@@ -124,6 +124,49 @@ def test_two_runs_give_equal_values(runs):
                                       obj=str(pa.relative_to(a)))
 
 
+def test_an_interleaved_batch_gives_the_same_values(study, runs, tmp_path):
+    """A batch that measures run time runs repetition by repetition and method by method
+    (:func:`imlbench.stages.run_interleaved`); every data and estimate table equals the one of
+    the units run one after the other (learners restricted to some methods, two chunks of one
+    scenario, methods that refit included)."""
+    a, _, files_a, _ = runs
+    units = [(sc.name, chunk) for sc in study.scenarios.values() for chunk in sc.chunks]
+    stages.run_interleaved(study, units, SEED, tmp_path, max_rows=10_000)
+    c = tmp_path / "results" / STUDY
+    run_files = [p for p in files_a if p.relative_to(a).parts[0] in ("data", "estimates")]
+    assert sorted(c.rglob("*.parquet")) == [c / p.relative_to(a) for p in run_files]
+    for pa in run_files:
+        pd.testing.assert_frame_equal(read_parquet(pa), read_parquet(c / pa.relative_to(a)),
+                                      check_exact=True, obj=str(pa.relative_to(a)))
+
+
+def test_an_interleaved_batch_runs_each_method_on_every_scenario_before_the_next(
+        study, tmp_path, monkeypatch):
+    """Per repetition, one method after the other, each on every scenario (and learner) that
+    has it: the calls compared across scenarios are made seconds apart."""
+    calls = []
+    explain = stages.explain_chunk
+
+    def spy(*args):
+        _, sc, _, _, _, learner, methods, *_, reps = args
+        calls.append((*reps, sc.name, learner, *methods))
+        return explain(*args)
+
+    monkeypatch.setattr(stages, "explain_chunk", spy)
+    units = [(sc.name, chunk) for sc in study.scenarios.values() for chunk in sc.chunks]
+    stages.run_interleaved(study, units, SEED, tmp_path, max_rows=10_000)
+    reps = [c[0] for c in calls]
+    assert reps == sorted(reps) and set(reps) == {0, 1, 2}
+    for rep in set(reps):
+        order = [c[3] for c in calls if c[0] == rep]
+        blocks = [m for k, m in enumerate(order) if k == 0 or order[k - 1] != m]
+        assert len(blocks) == len(set(blocks)), order  # no method comes back after another
+    # pfi runs on both scenarios (main and noise) and every learner in one block of repetition 0
+    assert {(c[1], c[2]) for c in calls if c[0] == 0 and c[3] == "pfi"} == {
+        ("main_rho0.9", "lm"), ("main_rho0.9", "rf"), ("main_rho0.9", "gbm"),
+        ("main_rho0.9", "mlp"), ("noise", "lm")}
+
+
 def test_two_fits_give_equal_models(study):
     sc = study.scenarios["main_rho0.9"]
     df = stages.sample_chunk(study, sc, "c0", SEED)
