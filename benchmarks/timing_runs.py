@@ -30,7 +30,7 @@ import pandas as pd
 from imlbench import compare, studies, targets
 from imlbench.config import load_study, study_path
 from imlbench.io import read_many, read_parquet
-from imlbench.metrics.claims import Tables
+from imlbench.metrics.claims import NoData, Tables
 from imlbench.metrics.contrasts import STATISTICS, Cell, log_ratio
 from imlbench.stats import t_multiplier
 
@@ -71,8 +71,8 @@ def ratios(study, tree: Path) -> pd.DataFrame:
         a_cell = Cell(where["scenario"], where["learner"], where["method"], {"n": claim["n"]})
         b_cell = a_cell.moved(claim["than"])
         a, b = spec.compute(a_cell, t), spec.compute(b_cell, t)
-        if not hasattr(a, "values") or not hasattr(b, "values"):
-            continue  # no data in this profile
+        if isinstance(a, NoData) or isinstance(b, NoData):
+            continue  # not run in this profile (n = 10,000 is the paper profile's)
         judged = log_ratio(a, b, b_cell.where, claim["value"], k=3.0,
                            compare=claim.get("compare", "equal"),
                            margin=claim.get("margin", 0.0),
