@@ -142,3 +142,58 @@ def test_missing_rows_say_why() -> None:
              "learners": ["l0", "l9"], "trend": "decreasing"}
     (row,) = CLAIMS.get("lime_sd_trend")(claim, Tables(pd.DataFrame(), {}, rows))
     assert "s/l9/m" in row["reason"]
+
+
+def _uneven_points(factors: list[float], *, shared: bool, seed: int = 7, points: int = 7,
+                   repeats: int = 200) -> pd.DataFrame:
+    """Steps (learners l<k>) whose 10 points differ tenfold in their own sd: point i has sd
+    base_i * factors[k], each explained ``repeats`` times (its sd known within about 5%).
+    ``shared``: every step explains the same points (labels p0..p9, one base per point); else
+    each step its own points (labels s<k>p<i>, bases drawn anew). ``points`` seeds the shared
+    bases, ``seed`` the rest."""
+    bases = np.exp(np.random.default_rng(points).uniform(np.log(0.1), np.log(1.0), POINTS))
+    rng = np.random.default_rng(seed)
+    frames = []
+    for k, f in enumerate(factors):
+        b = bases if shared else np.exp(rng.uniform(np.log(0.1), np.log(1.0), POINTS))
+        sd = np.repeat(b * f, repeats * len(FEATURES))
+        labels = [f"p{i}" if shared else f"s{k}p{i}" for i in range(POINTS)]
+        frames.append(pd.DataFrame({
+            "point": np.repeat(labels, repeats * len(FEATURES)),
+            "repeat": np.tile(np.repeat(np.arange(repeats), len(FEATURES)), POINTS),
+            "feature": np.tile(FEATURES, POINTS * repeats),
+            "value": sd * rng.standard_normal(len(sd)), "rep": 0,
+            "scenario": "s", "learner": f"l{k}", "method": "m"}))
+    return pd.concat(frames, ignore_index=True)
+
+
+def test_steps_on_the_same_points_are_compared_point_by_point() -> None:
+    """A 15% drop at every point is clear when both steps explain the same points (the
+    points' own differences cancel) and lost in the points' spread when they do not."""
+    factors = [1.0, 0.85]
+    shared = _uneven_points(factors, shared=True)
+    assert _trend(shared, "falls", 2) == REPRODUCED
+    (row,) = CLAIMS.get("lime_sd_trend")(
+        {"id": "c", "kind": "lime_sd_trend", "text": "", "published": "", "trend": "falls",
+         "along": "learner", "learners": ["l0", "l1"],
+         "where": {"scenario": "s", "learner": "l0", "method": "m"}},
+        Tables(pd.DataFrame(), {}, shared))
+    assert "paired" in row["tolerance"], row["tolerance"]
+    assert _trend(_uneven_points(factors, shared=False), "falls", 2) == INCONCLUSIVE
+
+
+def test_contrast_of_options_on_the_same_points_is_paired() -> None:
+    """Two options, one 15% above the other at every point: on the same points the difference
+    is found; on other points (drawn per step, or the same count of other points at every
+    step) it is not."""
+    def verdict(b: pd.DataFrame) -> str:
+        a = _uneven_points([1.0, 1.0], shared=True).assign(method="bins")
+        return _verdict("lime_sd_contrast", pd.concat([a, b.assign(method="k")]),
+                        along="learner", learners=["l0", "l1"], compare="above",
+                        where={"scenario": "s", "learner": "l0", "method": "bins"},
+                        than_methods=["k"])
+
+    assert verdict(_uneven_points([0.85, 0.85], shared=True, seed=8)) == REPRODUCED
+    other = _uneven_points([0.85, 0.85], shared=True, seed=8, points=9)
+    assert verdict(other.assign(point="o" + other["point"])) == INCONCLUSIVE
+    assert verdict(_uneven_points([0.85, 0.85], shared=False, seed=8)) == INCONCLUSIVE

@@ -149,3 +149,21 @@ def test_a_negative_width_in_the_sweep_is_named():
 
     with pytest.raises(ParamError, match="kernel_width"):
         check_all(METHODS.get("lime").params, {"kernel_width": [1.0, -1.0]})
+
+
+def test_shared_rows_come_from_the_studys_stream_not_the_methods():
+    """``shared_rows``: the rows are drawn from the fixed stream ``lime_rows``, so calls with
+    different method streams (other methods, learners, scenarios) explain the same rows."""
+    from imlbench.explain.api import METHODS
+
+    ctx = _context()
+    ctx.fixed_rng = lambda label: rng(sum(map(ord, label)))
+
+    def rows(shared: bool, seed: int) -> list[int]:
+        out = METHODS.get("lime")(ctx, {"n_rows": 5, "n_samples": 50, "shared_rows": shared},
+                                  rng(seed))
+        return sorted(out["row"].unique())
+
+    assert rows(True, 1) == rows(True, 2) == sorted(
+        rng(sum(map(ord, "lime_rows"))).choice(300, 5, replace=False))
+    assert rows(False, 1) != rows(False, 2)

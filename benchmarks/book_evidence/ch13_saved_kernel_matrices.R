@@ -33,6 +33,14 @@ for (r in 1:4) {
   cat(sprintf("  row %d %s\n", c(1, 21, 33, 103)[r],
               paste(sprintf("w=%.3g: %.2f", kw[1:3], km[1:3, "x1"]), collapse = "; ")))
 }
+cat("global linear, lm, every coefficient at widths 0.1, 0.2, 0.3 and 3 (the fitted lm's), per test row\n")
+for (r in 1:4) {
+  km <- rd(paste0("kernelmatrix-global_linear", r))
+  cat(sprintf("  row %d %s\n", c(1, 21, 33, 103)[r], paste(sapply(c(0.1, 0.2, 0.3, 3), function(w) {
+    i <- which.min(abs(kw - w))
+    sprintf("w=%g: x1 %.2f x2 %.2f x3 %.2f", kw[i], km[i, "x1"], km[i, "x2"], km[i, "x3"])
+  }), collapse = "; ")))
+}
 kw <- rd("kw_local_linear")
 cat("local linear, MARS, slope of x1 (truth 5 left of the knot, 0 right; average 2.5)\n")
 for (r in c("1_1", "1_2", "2_1", "2_2"))

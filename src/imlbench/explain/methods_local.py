@@ -95,8 +95,8 @@ LIME_POINT = table({
 
 
 @method("lime", kind="local", params={
-    "n_rows": integer(10, minimum=1), "points": items(LIME_POINT, None, nullable=True),
-    **LIME_OPTIONS,
+    "n_rows": integer(10, minimum=1), "shared_rows": flag(False),
+    "points": items(LIME_POINT, None, nullable=True), **LIME_OPTIONS,
     "kernel_width": either(number(None, minimum=0, nullable=True),
                            items(number(minimum=0, nullable=True)), default=None),
     "n_features": either(integer(None, minimum=1, nullable=True),
@@ -106,7 +106,12 @@ LIME_POINT = table({
 def _lime(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
     """LIME coefficients (:mod:`imlbench.explain.lime`) of the ``points`` (constructed points,
     given rows or rows drawn under bounds; :func:`explained_points`), or else of ``n_rows``
-    rows drawn from the data, each explained ``repeats`` times on fresh samples.
+    rows drawn from the data, each explained ``repeats`` times on fresh samples. The rows are
+    drawn from the method's own stream, or with ``shared_rows`` from the study's fixed stream
+    ``lime_rows``: then every scenario, learner, method and repetition whose data have as many
+    rows explains the same rows (book ch. 14 draws its points once for all its runs), and the
+    stability claims compare their steps point by point
+    (:mod:`imlbench.metrics.lime_claims`).
 
     Long format, one row per (point, repeat, feature): ``point`` (its label), ``repeat``,
     ``row`` (its index in the data rows; -1 for a constructed point), ``feature``, ``x`` (the
@@ -119,7 +124,8 @@ def _lime(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.Dat
     X, _ = ctx.data(params)
     cat = categorical(ctx, params)
     if params["points"] is None:
-        index = np.sort(draw_indices(len(X), params["n_rows"], rng))
+        draw = ctx.fixed_rng("lime_rows") if params["shared_rows"] else rng
+        index = np.sort(draw_indices(len(X), params["n_rows"], draw))
         points = explained_points(X, [{"row": int(i)} for i in index], ctx.feature_names, cat,
                                   rng)
     else:

@@ -62,10 +62,11 @@ spread (an interval's half-width) against a printed number, its normal-theory SE
 (:func:`sd_se`), and a statistic of one set of refits that is no mean, its jackknife SE
 (:func:`jackknife_se`).
 
-A *trend* along a swept value (:func:`trend_test`) reads steps that are estimated on separate
-samples (one per sample size, forest or feature count): each step has its mean and SE, and a
-contrast of steps c's has SE sqrt(sum c_i^2 SE_i^2) (:func:`independent_se`), the one rule for
-every sum or difference of independent estimates in the claims.
+A *trend* along a swept value (:func:`trend_test`) reads steps (one per sample size, forest or
+feature count), each with its mean and SE. A contrast of steps estimated on separate samples
+has SE sqrt(sum c_i^2 SE_i^2) (:func:`independent_se`), the one rule for every sum or
+difference of independent estimates in the claims; where every step measured the same units
+(the same explained points), the SE is that of the units' own contrasts (:func:`contrast_se`).
 
 ``compare`` is ``equal`` (|estimate - value| <= t' SE + atol), ``above``, ``below`` (one-sided)
 or ``at_least`` / ``at_most`` (not significantly below / above).
@@ -460,38 +461,55 @@ TRENDS = ("decreasing", "increasing", "falls", "rises", "flat", "not_rising", "n
           "flattening", "inverted_u")
 
 
-def trend_test(x: np.ndarray, s: np.ndarray, se: np.ndarray, trend: str, k: float, df: int
-               ) -> tuple[Check, str]:
-    """The :class:`Check` of ``trend`` on steps at ``x`` with independent estimates ``s`` and
-    standard errors ``se`` (t' on ``df`` degrees of freedom at Phi(k)), and a sentence on its
+def contrast_se(c: np.ndarray, se: np.ndarray, points: np.ndarray | None = None) -> np.ndarray:
+    """The SE of each contrast (row of ``c``) of steps: with independent steps of standard
+    errors ``se``, sqrt(sum_i c_i^2 SE_i^2) (:func:`independent_se`); with ``points`` (one row
+    per unit, e.g. an explained point, one column per step: every step measured on the same
+    units) the SE of the mean over units of each unit's contrast, sd(points @ c) / sqrt(n),
+    which keeps what the steps share out of the contrast's error."""
+    c = np.atleast_2d(np.asarray(c, dtype=float))
+    if points is None:
+        return independent_se(*(c * np.asarray(se, dtype=float)).T)
+    per_unit = np.asarray(points, dtype=float) @ c.T
+    return per_unit.std(axis=0, ddof=1) / np.sqrt(len(per_unit))
+
+
+def trend_test(x: np.ndarray, s: np.ndarray, se: np.ndarray, trend: str, k: float, df: int,
+               points: np.ndarray | None = None) -> tuple[Check, str]:
+    """The :class:`Check` of ``trend`` on steps at ``x`` with estimates ``s`` and standard
+    errors ``se`` (t' on ``df`` degrees of freedom at Phi(k)), and a sentence on its
     statistic: ``decreasing`` / ``increasing`` (every consecutive difference below / above 0),
     ``falls`` / ``rises`` (last minus first), ``flat`` / ``not_rising`` / ``not_falling`` (the
     change over the range of x of the least-squares line of s on x, steps weighted equally:
     0, not above 0, not below 0), ``flattening`` (s_0 - 2 s_h + s_last > 0, h the middle step)
     and ``inverted_u`` (the mean of the middle third above the means of the first and of the
-    last third). Every contrast's SE is :func:`independent_se` of its terms."""
+    last third). Every contrast's SE is :func:`contrast_se` of its weights: of independent
+    steps, or paired over the units in ``points`` when every step measured the same units."""
     tk, n = float(t_multiplier(k, df)), len(s)
+    eye = np.eye(n)
+
+    def judged(c: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return np.atleast_2d(c) @ s, tk * contrast_se(c, se, points)
+
     if trend in ("decreasing", "increasing"):
-        d, h = np.diff(s), tk * independent_se(se[1:], se[:-1])
+        d, h = judged(eye[1:] - eye[:-1])
         weakest = int(np.argmax(d + h) if trend == "decreasing" else np.argmin(d - h))
         return (Check(d, h, "below" if trend == "decreasing" else "above", 0.0, scale=s.max()),
                 f"weakest step {x[weakest]:g} -> {x[weakest + 1]:g}: {d[weakest]:+.4g} "
                 f"(+- {h[weakest]:.3g})")
     if trend in ("falls", "rises"):
-        d, h = s[-1] - s[0], tk * float(independent_se(se[-1], se[0]))
+        (d,), (h,) = judged(eye[-1] - eye[0])
         return (Check(d, h, "below" if trend == "falls" else "above", 0.0, scale=s[0]),
                 f"last - first {d:+.4g} (+- {h:.3g})")
     if trend in ("flat", "not_rising", "not_falling"):
-        c = (x[-1] - x[0]) * (x - x.mean()) / ((x - x.mean()) ** 2).sum()
-        change, h = float(c @ s), tk * float(independent_se(*(c * se)))
+        (change,), (h,) = judged((x[-1] - x[0]) * (x - x.mean()) / ((x - x.mean()) ** 2).sum())
         compare = {"flat": "equal", "not_rising": "at_most", "not_falling": "at_least"}[trend]
         return (Check(change, h, compare, 0.0, scale=s.mean()),
                 f"least-squares change over x {x[0]:g} .. {x[-1]:g}: {change:+.4g} (+- {h:.3g}; "
                 f"mean level {s.mean():.4g})")
     if trend == "flattening":
         m = (n - 1) // 2
-        d = s[0] - 2 * s[m] + s[-1]
-        h = tk * float(independent_se(se[0], 2 * se[m], se[-1]))
+        (d,), (h,) = judged(eye[0] - 2 * eye[m] + eye[-1])
         return (Check(d, h, "above", 0.0, scale=s[0]),
                 f"drop {x[0]:g} -> {x[m]:g}: {s[0] - s[m]:.4g}, {x[m]:g} -> {x[-1]:g}: "
                 f"{s[m] - s[-1]:.4g}; difference {d:+.4g} (+- {h:.3g})")
@@ -499,13 +517,11 @@ def trend_test(x: np.ndarray, s: np.ndarray, se: np.ndarray, trend: str, k: floa
         third = np.array_split(np.arange(n), 3)
         if min(len(p) for p in third) == 0:
             raise ValueError("inverted_u needs 3 steps or more")
-        mean = [s[p].mean() for p in third]
-        part_se = [independent_se(*se[p]) / len(p) for p in third]
-        d = np.array([mean[1] - mean[0], mean[1] - mean[2]])
-        h = tk * independent_se(np.array([part_se[1], part_se[1]]),
-                                np.array([part_se[0], part_se[2]]))
-        return (Check(d, h, "above", 0.0, scale=mean[1]),
-                f"thirds' means {mean[0]:.4g}, {mean[1]:.4g}, {mean[2]:.4g}; middle minus "
+        mean = [eye[p].mean(axis=0) for p in third]
+        d, h = judged(np.stack([mean[1] - mean[0], mean[1] - mean[2]]))
+        m0, m1, m2 = (float(w @ s) for w in mean)
+        return (Check(d, h, "above", 0.0, scale=m1),
+                f"thirds' means {m0:.4g}, {m1:.4g}, {m2:.4g}; middle minus "
                 f"first {d[0]:+.4g} (+- {h[0]:.3g}), minus last {d[1]:+.4g} (+- {h[1]:.3g})")
     raise ValueError(f"trend {trend!r} is not one of {', '.join(TRENDS)}")
 

@@ -18,10 +18,14 @@ A curve runs ``along`` one axis with the others fixed by the claim's ``where``:
 its point (intercept + sum beta_j x_j; :func:`imlbench.metrics.lime_stability.prediction_rows`).
 ``at`` gives the x value of each named step (default 1, 2, ...); ``between: [lo, hi]`` keeps the
 steps with lo <= x <= hi. A claim with several learners or methods in ``where`` (other than the
-``along`` axis) gets one row per curve. The steps are explained on separate samples (and
-models), so their estimates are independent: a difference of two steps has SE sqrt(SE_a^2 +
-SE_b^2), and its half-width is t' SE, t' the Student-t quantile at Phi(k) with n - 1 df, n the
-smallest number of explained points.
+``along`` axis) gets one row per curve. Where the steps explain different points (each its own
+draw of rows), their estimates are independent: a difference of two steps has SE sqrt(SE_a^2 +
+SE_b^2). Where every step explains the same points (a sweep inside one call, or rows drawn
+with lime's ``shared_rows``; the points' labels and ``rep`` agree), a contrast is taken point
+by point and its SE is that over the points of their own contrasts
+(:func:`imlbench.metrics.contrasts.contrast_se`): what a point's sd owes to the point
+itself, the same at every step, drops out. The half-width is t' SE, t' the Student-t quantile
+at Phi(k) with n - 1 df, n the smallest number of explained points.
 
 ``lime_sd_trend``     the shape of the curve (``trend``): ``decreasing`` / ``increasing``
                       (every consecutive difference below / above 0: monotone), ``falls`` /
@@ -61,8 +65,13 @@ from imlbench.metrics.claims import (
     default_k,
     per_combo,
 )
-from imlbench.metrics.contrasts import TRENDS, independent_se, trend_test
-from imlbench.metrics.lime_stability import average_weight_sd, prediction_rows
+from imlbench.metrics.contrasts import TRENDS, contrast_se, independent_se, trend_test
+from imlbench.metrics.lime_stability import (
+    point_keys,
+    point_weight_sd,
+    prediction_rows,
+    summarise_points,
+)
 from imlbench.params import choice, flag, items, number, study_name, text
 from imlbench.stats import t_multiplier
 
@@ -84,10 +93,31 @@ CURVE = {
 
 @dataclass(frozen=True)
 class Curve:
-    """The average sd at each step of a curve: ``x``, ``sd``, ``se``, ``n_points``."""
+    """The average sd at each step of a curve: ``x``, ``sd``, ``se``, ``n_points``; and, when
+    every step explains the same points, each point's average sd (``points``: one row per
+    point, indexed by its keys, one column per step of ``table``; else None)."""
 
     label: str
     table: pd.DataFrame
+    points: pd.DataFrame | None = None
+
+    def paired(self, other: Curve) -> np.ndarray | None:
+        """Per point and step this curve's average sd less ``other``'s, when both explain the
+        same points at the same steps (None otherwise)."""
+        if (self.points is None or other.points is None
+                or not self.points.index.equals(other.points.index)
+                or not self.points.columns.equals(other.points.columns)):
+            return None
+        return (self.points - other.points).to_numpy(float)
+
+
+def _same_points(per_point: pd.DataFrame, keys: list[str], xs: pd.Series) -> pd.DataFrame | None:
+    """The points x steps table of the per-point average sds when every step in ``xs`` has
+    the same points (named by ``keys``), else None."""
+    wide = per_point.pivot_table(index=keys, columns="x", values="sd", aggfunc="first")
+    if wide.shape[1] != len(xs) or wide.isna().to_numpy().any():
+        return None
+    return wide[list(xs)]
 
 
 def _steps(claim: dict) -> list[str] | None:
@@ -120,7 +150,7 @@ def stability_curve(claim: dict, t: Tables, learner: str, method: str,
     df = t.other
     if df.empty or "point" not in df:
         return NoData()
-    parts = []
+    parts, points = [], []
     for key, x in zip(keys, xs or [None] * len(keys), strict=True):
         r = df[(df["scenario"] == key["scenario"]) & (df["learner"] == key["learner"])
                & (df["method"] == key["method"])]
@@ -131,11 +161,14 @@ def stability_curve(claim: dict, t: Tables, learner: str, method: str,
         if x is None:
             if along not in r:
                 return NoData(f"the LIME rows of {key['method']} have no column {along!r}")
-            s = average_weight_sd(r, [along], selected_only=claim["selected_only"])
-            s = s.rename(columns={along: "x"})
+            pp = point_weight_sd(r, [along], selected_only=claim["selected_only"])
+            s = summarise_points(pp, [along]).rename(columns={along: "x"})
+            pp = pp.rename(columns={along: "x"})
         else:
-            s = average_weight_sd(r, [], selected_only=claim["selected_only"]).assign(x=x)
+            pp = point_weight_sd(r, [], selected_only=claim["selected_only"]).assign(x=x)
+            s = summarise_points(pp, []).assign(x=x)
         parts.append(s)
+        points.append(pp)
     table = pd.concat(parts, ignore_index=True).sort_values("x", kind="stable")
     if claim["between"] is not None:
         lo, hi = claim["between"]
@@ -147,7 +180,10 @@ def stability_curve(claim: dict, t: Tables, learner: str, method: str,
         return NoData("an SE over points needs 2 explained points or more")
     name = (f"{steps[0]} .. {steps[-1]}" if along in NAMED_AXES
             else f"{method} along {along}")
-    return Curve(name, table.reset_index(drop=True))
+    per_point = pd.concat(points, ignore_index=True)
+    per_point = per_point[per_point["x"].isin(table["x"])]
+    keys = point_keys(per_point.drop(columns="x"), [])
+    return Curve(name, table.reset_index(drop=True), _same_points(per_point, keys, table["x"]))
 
 
 def _per_curve(claim: dict, t: Tables, one) -> list[dict]:
@@ -159,6 +195,11 @@ def _per_curve(claim: dict, t: Tables, one) -> list[dict]:
     return per_combo({**claim, "where": where}, t,
                      lambda c, t_, learner, method: stability_curve(claim, t_, learner, method),
                      one)
+
+
+def _pairing(paired: bool) -> str:
+    return ("paired: the same points at every step" if paired
+            else "independent steps: SE = sqrt(SE_a^2 + SE_b^2)")
 
 
 def _shown(c: Curve) -> str:
@@ -174,11 +215,13 @@ def lime_sd_trend(claim: dict, t: Tables) -> list[dict]:
 
     def one(claim_: dict, c: Curve, learner: str, method: str) -> dict:
         check, stat = trend_test(*(c.table[col].to_numpy(float) for col in ("x", "sd", "se")),
-                                 trend, k, int(c.table["n_points"].min()) - 1)
+                                 trend, k, int(c.table["n_points"].min()) - 1,
+                                 None if c.points is None else c.points.to_numpy(float))
         return claim_row(
             claim, learner, method, f"average sd by {claim['along']} {_shown(c)}; {stat}",
             f"{trend}: half-width t({k:g}) SE per difference (t: the t quantile at Phi({k:g}), "
-            f"{int(c.table['n_points'].min()) - 1} df; SE over the explained points)", check)
+            f"{int(c.table['n_points'].min()) - 1} df; SE over the explained points, "
+            f"{_pairing(c.points is not None)})", check)
 
     return _per_curve(claim, t, one)
 
@@ -207,12 +250,16 @@ def lime_sd_contrast(claim: dict, t: Tables) -> list[dict]:
         missing = next((c for c in curves if isinstance(c, NoData)), None)
         if missing is not None:
             return missing
-        checks, texts = [], []
+        checks, texts, pairing = [], [], []
         for (m, ms), b in zip(others, curves, strict=True):
             j = a.table.merge(b.table, on="x", suffixes=("", "_b"))
             d = (j["sd"] - j["sd_b"]).to_numpy(float)
             df = int(min(j["n_points"].min(), j["n_points_b"].min())) - 1
-            h = float(t_multiplier(k, df)) * independent_se(j["se"], j["se_b"])
+            paired = a.paired(b) if len(j) == len(a.table) == len(b.table) else None
+            pairing.append(paired is not None)
+            se = (contrast_se(np.eye(len(d)), j["se"].to_numpy(float), paired)
+                  if paired is not None else independent_se(j["se"], j["se_b"]))
+            h = float(t_multiplier(k, df)) * se
             checks.append(Check(d, h, compare, 0.0, scale=float(j["sd"].mean())))
             worst = int(np.argmin(d - h) if compare == "above" else
                         np.argmax(d + h) if compare == "below" else np.argmax(np.abs(d) - h))
@@ -221,8 +268,8 @@ def lime_sd_contrast(claim: dict, t: Tables) -> list[dict]:
         return claim_row(
             claim, learner, method,
             f"average sd {_shown(a)}; " + "; ".join(texts),
-            f"every step's difference {compare} 0 with half-width t({k:g}) SE, SE = "
-            f"sqrt(SE_a^2 + SE_b^2) over the explained points (t: the t quantile at "
-            f"Phi({k:g}))", Check.joint(checks, scale=float(a.table["sd"].mean())))
+            f"every step's difference {compare} 0 with half-width t({k:g}) SE over the "
+            f"explained points, {_pairing(all(pairing))} (t: the t quantile at Phi({k:g}))",
+            Check.joint(checks, scale=float(a.table["sd"].mean())))
 
     return _per_curve(claim, t, one)

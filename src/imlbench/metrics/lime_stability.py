@@ -77,8 +77,12 @@ def average_weight_sd(rows: pd.DataFrame, by: Sequence[str], *, selected_only: b
     repeats that selected it, and features selected fewer than twice for a point are left out
     of its average, as R lime returns the weights of the selected features only. A failed
     explanation (NaN weights: every sample weighted 0) is left out the same way."""
+    return summarise_points(point_weight_sd(rows, by, selected_only=selected_only), by)
+
+
+def summarise_points(per_point: pd.DataFrame, by: Sequence[str]) -> pd.DataFrame:
+    """:func:`average_weight_sd` from the per-point table of :func:`point_weight_sd`."""
     by = list(by)
-    per_point = point_weight_sd(rows, by, selected_only=selected_only)
     g = per_point.groupby(by, sort=False) if by else per_point.groupby(lambda _: 0)
     out = g.agg(sd=("sd", "mean"), sd_points=("sd", "std"), n_points=("sd", "size"),
                 n_repeats=("n_repeats", "min"))
