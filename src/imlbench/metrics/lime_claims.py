@@ -255,7 +255,7 @@ def lime_sd_contrast(claim: dict, t: Tables) -> list[dict]:
             j = a.table.merge(b.table, on="x", suffixes=("", "_b"))
             d = (j["sd"] - j["sd_b"]).to_numpy(float)
             df = int(min(j["n_points"].min(), j["n_points_b"].min())) - 1
-            paired = a.paired(b) if len(j) == len(a.table) == len(b.table) else None
+            paired = a.paired(b)
             pairing.append(paired is not None)
             se = (contrast_se(np.eye(len(d)), j["se"].to_numpy(float), paired)
                   if paired is not None else independent_se(j["se"], j["se_b"]))
