@@ -1,10 +1,14 @@
-"""The message of every broken configuration of ``tests/broken_configs.py``, as a table.
+"""The message of every broken configuration of ``tests/broken_configs.py``, as a table, and
+the broken parameters generated from the declarations (``tests/broken_params.py``), counted.
 
 Each case is one edit of ``config/config.yaml`` or a study file in a fresh copy of ``config/``
 and ``workflow/schemas/``; ``python -m imlbench check`` runs on the copy, and the table shows
 the case, what was broken, the exit status and the printed message. A row passes when the
 check stopped with status 2, one line, no traceback, and the message names the file, the key
-and the expected fragments (the allowed values among them):
+and the expected fragments (the allowed values among them). The generated cases, thousands,
+are checked in process (:func:`imlbench.validate.check_names` on the broken study: the checks
+``imlbench check`` runs after the schema, which leaves parameters free): a table of counts per
+registry, the degenerate values with their messages, and every case that does not stop:
 
     uv run python benchmarks/broken_configs.py --out benchmarks/results_broken_configs.md
 """
@@ -22,6 +26,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests"))
 
 from broken_configs import CASES, Broken  # noqa: E402
+from broken_params import ParamCase, generated_cases, message, message_holds, parameters  # noqa: E402,I001
 
 PREFIX = "imlbench: configuration error: "
 
@@ -69,17 +74,52 @@ def table(rows: list[tuple[Broken, int, str, bool]]) -> str:
     ])
 
 
+def generated_table(rows: list[tuple[ParamCase, str | None, bool]]) -> str:
+    """Counts per registry of the generated cases, the degenerate ones with their messages,
+    and the cases that did not stop the check."""
+    declared = parameters()
+    out = ["## Broken parameters generated from the declarations", "",
+           f"{len(declared)} declared parameters of the registered methods, samplers, claim "
+           f"kinds, statistics, figure functions and learners; {len(rows)} cases "
+           f"(`tests/broken_params.py`), {sum(ok for *_, ok in rows)} stop the check with "
+           f"the file, the key and the allowed values in one line.", "",
+           "| registry | entries | parameters | cases | stopped |", "|---|---:|---:|---:|---:|"]
+    for kind in dict.fromkeys(k for k, _, _ in declared):
+        mine = [(c, ok) for c, _, ok in rows if c.registry == kind]
+        out.append(f"| {kind} | {len({c.entry for c, _ in mine})} | "
+                   f"{sum(k == kind for k, _, _ in declared)} | {len(mine)} | "
+                   f"{sum(ok for _, ok in mine)} |")
+    out += ["", "### Degenerate values: zero widths, repeated sweep or grid values, cycles", "",
+            "| case | value | message |", "|---|---|---|"]
+    for case, msg, _ in rows:
+        if "degenerate" in case.what or "cycle" in case.what:
+            out.append(f"| {_cell(case.name)} | {_cell(repr(case.value))} | "
+                       f"{_cell(_short(msg or 'PASSED'))} |")
+    failed = [(c, m) for c, m, ok in rows if not ok]
+    out += ["", f"### Cases that do not stop the check: {len(failed)}", ""]
+    out += [f"- {_cell(c.name)}: {_cell(_short(m or 'PASSED'))}" for c, m in failed]
+    return "\n".join(out + [""])
+
+
+def _short(msg: str) -> str:
+    return msg.replace(str(REPO) + "/", "")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--out", type=Path, help="write the table here (default: print it)")
     args = parser.parse_args()
     rows = [(case, *run_case(case)) for case in CASES]
-    text = table(rows)
+    generated = []
+    for case in generated_cases():
+        msg = message(case)
+        generated.append((case, msg, message_holds(case, msg)))
+    text = table(rows) + "\n" + generated_table(generated)
     if args.out:
         args.out.write_text(text)
     else:
         print(text)
-    return 0 if all(ok for *_, ok in rows) else 1
+    return 0 if all(ok for *_, ok in rows + generated) else 1
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ names cells that ``imlbench check`` resolves against the study."""
 from __future__ import annotations
 
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -241,3 +242,68 @@ def test_a_wrong_contrast_stops_the_check_naming_the_claim(tmp_path, change, key
     assert "demo.yaml" in message and key in message
     for word in words:
         assert word in message
+
+
+# ---- closed forms and truths: the truth's part of the half-width (Sample.truth)
+
+
+def _steps(off: float) -> Tables:
+    """An exact ALE of a step function in each of 5 repetitions (the same curve: SE 0):
+    2 below x = 3, 3 + ``off`` from there, and the line 0.5 x of feature x2."""
+    grid = np.linspace(0.0, 10.0, 21)
+    rows = [{"scenario": "s1", "learner": "rf", "method": "ale", "rep": r, "feature": f,
+             "x": x, "value": v}
+            for r in range(5) for x in grid
+            for f, v in (("x1", 2.0 + (1.0 + off) * (x >= 3)), ("x2", (0.5 + off) * x))]
+    return Tables(ranked=pd.DataFrame(), truth={}, other=pd.DataFrame(rows))
+
+
+@pytest.mark.parametrize(("off", "verdict"), [(1e-12, REPRODUCED), (1e-6, NOT_REPRODUCED)])
+@pytest.mark.parametrize("stat", [
+    {"statistic": "curve_value", "feature": "x1", "at": 5.0, "minus_at": 1.5, "value": 1.0},
+    {"statistic": "curve_slope", "feature": "x2", "range": [0.0, 10.0], "value": 0.5}])
+def test_an_exact_curve_against_a_closed_form_reproduces_up_to_rounding_only(stat, off,
+                                                                             verdict):
+    # the step (slope) of an exact curve, 1 (0.5) + off in every repetition: SE 0, so the
+    # half-width is the floating-point floor alone (1e-9 of the curve's size 3 x 2, or of
+    # its size 5 x sum |w_i| of the slope's weights: about 6e-9 and 3e-9), which 1e-12
+    # clears and 1e-6 does not
+    where = {"scenario": "s1", "learner": "rf", "method": "ale"}
+    (row,) = CLAIMS.get("contrast")(_claim(where=where, **stat), _steps(off))
+    assert row["verdict"] == verdict
+    assert "floating-point floor" in row["tolerance"] and "(largest 0; 0: exact)" in (
+        row["tolerance"])
+
+
+def _read(values: list[float], grad: dict[str, list[float]], se: dict[str, float],
+          floor: float = 1e-9) -> Sample:
+    from imlbench.metrics.truth_tolerance import TruthPart
+
+    v = pd.Series(values)
+    return Sample(v, "s", truth=TruthPart(pd.DataFrame(grad, index=v.index), pd.Series(se),
+                                          pd.Series(floor, index=v.index)))
+
+
+def test_the_truth_part_of_two_cells_counts_a_shared_truth_value_once():
+    """d = a - b paired: the truth value t both read moves both (gradients 1 and 0.5 in every
+    repetition), so d moves by 0.5 t: truth SE 0.5 x 0.2; a value only one reads counts with
+    its own gradient; the floors add. The half-width is t' sqrt(SE^2 + SE_truth^2) + floor."""
+    from imlbench.metrics.contrasts import paired
+
+    a = _read([1.0, 1.1, 0.9, 1.0], {"t": [1.0] * 4}, {"t": 0.2})
+    b = _read([0.5, 0.6, 0.4, 0.45], {"t": [0.5] * 4, "u": [2.0] * 4}, {"t": 0.2, "u": 0.01})
+    judged = paired(a, b, "b", 0.0, k=2.0, compare="equal")
+    d = a.values - b.values
+    truth_se = 0.5 * 0.2 + 2.0 * 0.01
+    half = float(t_multiplier(2.0, 3)) * np.hypot(d.std(ddof=1) / 2, truth_se) + 2e-9
+    assert judged.check.half == pytest.approx(half, rel=1e-12)
+    assert "largest 0.12" in judged.tolerance
+    # a log ratio: the truth SE of log(mean_a / mean_b), each mean's part over its mean
+    lr = log_ratio(a, b, "b", 2.0, k=2.0, compare="equal")
+    lr_truth = abs(0.2 / 1.0 - 0.5 * 0.2 / 0.4875) + 2.0 * 0.01 / 0.4875
+    plain = log_ratio(replace(a, truth=None), replace(b, truth=None), "b", 2.0, k=2.0,
+                      compare="equal")
+    se = plain.check.half / float(t_multiplier(2.0, 3))
+    floor = 1e-9 / 1.0 + 1e-9 / 0.4875
+    assert lr.check.half == pytest.approx(
+        float(t_multiplier(2.0, 3)) * np.hypot(se, lr_truth) + floor, rel=1e-12)

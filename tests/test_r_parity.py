@@ -3,18 +3,20 @@
 R is a test reference only (the workflow never needs it): each test runs ``Rscript`` on data
 written here and compares R's numbers with ours. Where R or the R package is absent the tests
 are skipped, saying so; CI installs both (``.ci/run``: Debian's ``r-base-core`` and
-``r-cran-e1071``, ``r-cran-kernlab``, ``r-cran-earth``, ``r-cran-glmnet``).
+``r-cran-e1071``, ``r-cran-kernlab``, ``r-cran-earth``, ``r-cran-glmnet``,
+``r-cran-randomforest``).
 """
 
 from __future__ import annotations
 
 import shutil
 import subprocess
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pytest
-from mars_truths import draw, one_knot, two_knot
 
 from imlbench.learners import make_learner
 
@@ -46,6 +48,11 @@ def _run_r(code: str, tmp_path: Path) -> None:
     script.write_text(code)
     res = subprocess.run([RSCRIPT, str(script)], capture_output=True, text=True, cwd=tmp_path)
     assert res.returncode == 0, res.stderr
+
+
+def _numbers(path: Path) -> np.ndarray:
+    """The numbers R wrote one a line, its NA as NaN."""
+    return np.array([float("nan") if v == "NA" else float(v) for v in path.read_text().split()])
 
 
 @_needs("e1071")
@@ -115,17 +122,17 @@ def test_sigest_equals_kernlab_on_the_same_row_pairs(tmp_path):
 MIXED = ("a", "f", "b", "g")
 
 
+def _draw_columns(r: np.random.Generator, n: int, levels: tuple[int, ...]) -> np.ndarray:
+    """n rows of columns with the given ``levels``: 0 draws U(0, 10), k > 0 the codes
+    0..k-1 in random order, every one present (n >= k)."""
+    return np.column_stack([r.permutation(np.arange(n) % k).astype(float) if k else
+                            r.uniform(0, 10, n) for k in levels])
+
+
 def _factor_data(r: np.random.Generator, n: int, columns: tuple[str, ...]) -> np.ndarray:
     """Rows of ``columns``: ``f`` codes 0..3, ``g`` codes 0..2 (every level present), others
     numeric."""
-    out = []
-    for name in columns:
-        if name in ("f", "g"):
-            k = 4 if name == "f" else 3
-            out.append(r.permutation(np.arange(n) % k).astype(float))
-        else:
-            out.append(r.uniform(0, 10, n))
-    return np.column_stack(out)
+    return _draw_columns(r, n, tuple({"f": 4, "g": 3}.get(c, 0) for c in columns))
 
 
 def _factor_response(X: np.ndarray, columns: tuple[str, ...], r: np.random.Generator
@@ -227,8 +234,7 @@ def test_lm_aliased_drop_has_the_coefficients_of_r_lm(tmp_path):
         d <- data.frame(X, y = read.csv("y.csv", header = FALSE)[[1]])
         writeLines(sprintf("%.17g", coef(lm(y ~ ., d))), "coef.txt")
     """, tmp_path)
-    theirs = np.array([float("nan") if v == "NA" else float(v)
-                       for v in (tmp_path / "coef.txt").read_text().split()])
+    theirs = _numbers(tmp_path / "coef.txt")
     assert np.isnan(theirs[[2, 5]]).all() and not np.isnan(theirs[[0, 1, 3, 4]]).any()
     model = make_learner("lm", {"aliased": "drop"}, 0).fit(X, y)
     ours = np.r_[model.intercept_, model.coef_]
@@ -390,50 +396,235 @@ def test_book_categorical_svm_has_the_pdps_of_e1071_with_factors(tmp_path, scena
     assert np.abs(numeric_x1 - expected).max() > 0.01
 
 
-# --- additive MARS against earth ----------------------------------------------------------
+# --- six designs per learner: svm_e1071, kernlab's width, lm ------------------------------
 
 
-@_needs("earth")
-@pytest.mark.parametrize("truth, n, seed", [(one_knot, 2250, 1), (two_knot, 2700, 2)])
-def test_mars_fits_as_earth(tmp_path, truth, n, seed):
-    """``mars`` against ``earth(x, y)`` with every default on the book's ch. 13 one-knot and
-    two-knot truths with the authors' heteroscedastic noise (90% of their n): the selected
-    terms are earth's, each knot the same data value (to 1e-12), and the predictions on new
-    rows agree to 1e-8 (y near 20: earth fits on a scaled y, so rounding differs)."""
-    X, y = draw(truth, n, seed, noise=True)
-    Xq, _ = draw(truth, 300, seed + 100)
-    np.savetxt(tmp_path / "X.csv", X, delimiter=",", fmt="%.17g")
-    np.savetxt(tmp_path / "y.csv", y, delimiter=",", fmt="%.17g")
-    np.savetxt(tmp_path / "Xq.csv", Xq, delimiter=",", fmt="%.17g")
-    _run_r("""
-        suppressMessages(library(earth))
-        X <- as.matrix(read.csv("X.csv", header = FALSE))
-        y <- read.csv("y.csv", header = FALSE)[[1]]
-        Xq <- as.matrix(read.csv("Xq.csv", header = FALSE))
-        colnames(Xq) <- colnames(X)
-        fit <- earth(X, y)
-        writeLines(sprintf("%.17g", predict(fit, Xq)), "pred.txt")
-        used <- fit$selected.terms[-1]
-        dirs <- fit$dirs[used, , drop = FALSE]
-        cuts <- fit$cuts[used, , drop = FALSE]
-        j <- apply(dirs != 0, 1, which)
-        terms <- cbind(j - 1, cuts[cbind(seq_along(j), j)], dirs[cbind(seq_along(j), j)])
-        write.table(terms, "terms.txt", row.names = FALSE, col.names = FALSE)
+@dataclass(frozen=True)
+class Design:
+    """A regression problem for the parity tests: ``n`` training and 30 query rows of
+    ``columns`` drawn with ``seed`` (``levels``: 0 a U(0, 10) column, k > 0 integer codes
+    0..k-1; the columns named f and g are categorical, :func:`_categorical`), y =
+    ``response(X, r)``. ``alias`` gives, from the training rows, a column aliased with their
+    model matrix (intercept and treatment-coded factors) for the ``lm`` tests; on the query
+    rows that column is drawn U(0, 10) instead, so the aliasing does not hold there (as on a
+    PD grid)."""
+
+    columns: tuple[str, ...]
+    levels: tuple[int, ...]
+    n: int
+    seed: int
+    response: Callable[[np.ndarray, np.random.Generator], np.ndarray]
+    alias: Callable[[np.ndarray], np.ndarray]
+
+
+F4 = np.array([0.0, 25, -10, 40])  # effects of the 4 levels of f
+G3 = np.array([5.0, -20, 15])  # effects of the 3 levels of g
+#: x1..x26 numeric, z 0/1 numeric, f and g factors: p = 29
+WIDE = (*(f"x{j}" for j in range(1, 27)), "z", "f", "g")
+
+DESIGNS = {
+    "continuous": Design(
+        ("a", "b", "c"), (0, 0, 0), 80, 31,
+        lambda X, r: 300 + 50 * np.sin(X[:, 0]) + 20 * X[:, 1] - 5 * X[:, 2] + r.normal(0, 5, 80),
+        lambda X: X[:, 0] + X[:, 1]),
+    "binary": Design(  # f with two levels: a 0/1 feature (a 2-level factor when treatment-coded)
+        ("a", "f", "b"), (0, 2, 0), 80, 32,
+        lambda X, r: 200 + 30 * np.sin(X[:, 0]) + 25 * X[:, 1] + 4 * X[:, 2] + r.normal(0, 3, 80),
+        lambda X: 1 - X[:, 1]),
+    "factor": Design(
+        MIXED, (0, 4, 0, 3), 90, 33,
+        lambda X, r: _factor_response(X, MIXED, r),
+        lambda X: (X[:, 1] == 2).astype(float)),
+    "wide": Design(
+        WIDE, (*(0,) * 26, 2, 4, 3), 100, 34,
+        lambda X, r: (100 + 10 * np.sin(X[:, 0]) + 5 * X[:, 1] - 2 * X[:, 2] + 8 * X[:, 26]
+                      + F4[X[:, 27].astype(int)] + G3[X[:, 28].astype(int)]
+                      + r.normal(0, 3, 100)),
+        lambda X: X[:, 2] - 2 * X[:, 4]),
+    "noise": Design(  # y independent of X
+        MIXED, (0, 4, 0, 3), 60, 35,
+        lambda X, r: r.normal(10, 2, 60),
+        lambda X: X[:, 2].copy()),
+    "small": Design(
+        ("a", "f", "b"), (0, 4, 0), 20, 36,
+        lambda X, r: 200 + 30 * np.sin(X[:, 0]) + F4[X[:, 1].astype(int)] + 4 * X[:, 2]
+        + r.normal(0, 3, 20),
+        lambda X: 2 * X[:, 2] + 1),
+}
+
+
+def _design_problem(tmp_path: Path, design: Design, alias: bool = False
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """X, y and the query rows Xq of ``design``, written for R as train.csv and query.csv;
+    with ``alias`` both get the aliased column h last (``Design.alias``)."""
+    r = np.random.default_rng(design.seed)
+    X = _draw_columns(r, design.n, design.levels)
+    y = design.response(X, r)
+    Xq = _draw_columns(r, 30, design.levels)
+    columns = design.columns
+    if alias:
+        X = np.column_stack([X, design.alias(X)])
+        Xq = np.column_stack([Xq, r.uniform(0, 10, 30)])
+        columns = (*columns, "h")
+    _write_frame(tmp_path / "train.csv", X, columns, y)
+    _write_frame(tmp_path / "query.csv", Xq, columns)
+    return X, y, Xq
+
+
+#: R code (after _READ_FACTORS) with train.csv and query.csv as numeric matrices: x and xq
+#: (the codes of f and g as numbers), as ``svm(x, y)`` and ``ksvm(x, y)`` are called
+_READ_MATRICES = """
+    x <- as.matrix(read.csv("train.csv"))
+    x <- x[, colnames(x) != "y", drop = FALSE]
+    xq <- as.matrix(read.csv("query.csv"))
+"""
+
+
+@_needs("e1071")
+@pytest.mark.parametrize("name", DESIGNS)
+def test_svm_e1071_predicts_as_e1071_on_six_designs(tmp_path, name):
+    """``svm_e1071`` with every default against ``e1071::svm(x, y)`` on the numeric matrix
+    (f and g codes as numbers), and with ``coding: treatment`` against ``svm(y ~ ., data)``
+    with f and g R factors, on each design: both fit with libsvm, so the predictions on the
+    query rows agree to 1e-6 (libsvm's own rounding, 1e-13 seen; y between 10 and a few
+    hundred). That needs the scaled x and y bit for bit: the centres and SDs of x and y are
+    R's ``scale()``'s exactly (with numpy's mean and SD, one last bit of y's SD moved the
+    ``binary`` treatment-coded fit by 0.018, libsvm stopping elsewhere within its tolerance
+    1e-3). Without categorical columns (``continuous``) the two codings are one learner and
+    R's two interfaces one fit."""
+    design = DESIGNS[name]
+    X, y, Xq = _design_problem(tmp_path, design)
+    _run_r(_READ_FACTORS + _READ_MATRICES + """
+        library(e1071)
+        fits <- list(numeric = svm(x, d$y), treatment = svm(y ~ ., d))
+        news <- list(numeric = xq, treatment = q)
+        for (coding in names(fits)) {
+            fit <- fits[[coding]]
+            writeLines(sprintf("%.17g", predict(fit, news[[coding]])), paste0(coding, ".txt"))
+            writeLines(sprintf("%.17g", unlist(c(fit$x.scale, fit$y.scale))),
+                       paste0(coding, "_scale.txt"))
+        }
     """, tmp_path)
-    theirs = np.loadtxt(tmp_path / "terms.txt", ndmin=2)
-    fit = make_learner("mars", {}, random_state=0).fit(X, y)
-    # earth codes a linear term as direction 2 with cut 0; ours as 0 with the minimum
-    ours = np.array([(j, t if d else 0.0, d if d else 2) for j, t, d in fit.terms_])
-    np.testing.assert_allclose(_rows_sorted(ours), _rows_sorted(theirs), rtol=1e-12, atol=0)
-    knotted = 0 if truth is one_knot else 1  # the feature whose truth has knots
-    assert any(j == knotted for j, _ in fit.knots_)
-    np.testing.assert_allclose(fit.predict(Xq), np.loadtxt(tmp_path / "pred.txt"), rtol=0,
-                               atol=1e-8)
+    categorical = _categorical(design.columns)
+    for coding in ("numeric", "treatment"):
+        model = make_learner("svm_e1071", {"coding": coding}, 0, categorical=categorical)
+        np.testing.assert_allclose(model.fit(X, y).predict(Xq),
+                                   np.loadtxt(tmp_path / f"{coding}.txt"), rtol=0, atol=1e-6,
+                                   err_msg=f"coding: {coding}")
+        x_scale, y_scale = model.regressor_[0], model.transformer_
+        np.testing.assert_array_equal(
+            np.r_[x_scale.center_, x_scale.scale_, y_scale.center_, y_scale.scale_],
+            np.loadtxt(tmp_path / f"{coding}_scale.txt"), err_msg=f"coding: {coding}")
 
 
-def _rows_sorted(a: np.ndarray) -> np.ndarray:
-    """The rows of ``a`` in lexicographic order (first column first)."""
-    return a[np.lexsort(a.T[::-1])]
+@_needs("kernlab")
+@pytest.mark.parametrize("name", DESIGNS)
+def test_sigest_is_kernlabs_on_six_designs(tmp_path, name):
+    """``gamma: sigest`` against ``kernlab::ksvm(kpar = "automatic")`` on each design, on the
+    numeric matrix (``ksvm(x, y)``, coding numeric) and with f and g R factors (``ksvm(y ~ .,
+    data)``, ``coding: treatment``). kernlab draws its row pairs with R's generator, ours with
+    numpy's, so R fits under a seed and hands over the pairs ``sample`` draws under that seed
+    (the same for both interfaces: they depend on the row count only): our ``sigest`` on our
+    scaled matrix and those pairs gives ksvm's sigma to 1e-12 (rounding of one quantile).
+    With that sigma as gamma, ``svm_e1071`` predicts the query rows as ``ksvm(..., kpar =
+    list(sigma = sigma))`` to 1e-6 (kernlab's eps-svr solver is libsvm's). ``gamma: sigest``
+    itself draws its pairs with the learner's seed on that same matrix."""
+    from imlbench.learners.kernel_svr import RScale, sigest, sigest_gamma
+    from imlbench.learners.model_matrix import ModelMatrix
+
+    design = DESIGNS[name]
+    X, y, Xq = _design_problem(tmp_path, design)
+    _run_r(_READ_FACTORS + _READ_MATRICES + """
+        library(kernlab)
+        fits <- list(numeric = function(k) ksvm(x, d$y, kpar = k),
+                     treatment = function(k) ksvm(y ~ ., d, kpar = k))
+        news <- list(numeric = xq, treatment = q)
+        for (coding in names(fits)) {
+            set.seed(3)
+            sigma <- kpar(kernelf(fits[[coding]]("automatic")))$sigma
+            writeLines(sprintf("%.17g", sigma), paste0(coding, "_sigma.txt"))
+            pred <- predict(fits[[coding]](list(sigma = sigma)), news[[coding]])
+            writeLines(sprintf("%.17g", pred), paste0(coding, "_pred.txt"))
+        }
+        set.seed(3)
+        m <- nrow(d); n <- floor(0.5 * m)
+        index <- sample(1:m, n, replace = TRUE)
+        index2 <- sample(1:m, n, replace = TRUE)
+        write.table(cbind(index, index2), "pairs.txt", row.names = FALSE, col.names = FALSE)
+    """, tmp_path)
+    pairs = np.loadtxt(tmp_path / "pairs.txt", dtype=int) - 1
+    categorical = _categorical(design.columns)
+    scaled = {"numeric": RScale().fit_transform(X),
+              "treatment": ModelMatrix(categorical, intercept=False, scale=True).fit_transform(X)}
+    for coding, Z in scaled.items():
+        sigma = float(np.loadtxt(tmp_path / f"{coding}_sigma.txt"))
+        s = sigest(Z, pairs[:, 0], pairs[:, 1])
+        assert (s[0] + s[2]) / 2 == pytest.approx(sigma, rel=1e-12), coding
+        params = {"coding": coding, "gamma": sigma}
+        ours = make_learner("svm_e1071", params, 0, categorical=categorical).fit(X, y)
+        np.testing.assert_allclose(ours.predict(Xq), np.loadtxt(tmp_path / f"{coding}_pred.txt"),
+                                   rtol=0, atol=1e-6, err_msg=f"coding: {coding}")
+        drawn = make_learner("svm_e1071", {"coding": coding, "gamma": "sigest"}, 4,
+                             categorical=categorical).fit(X, y)
+        svr = drawn.regressor_[-1]
+        assert svr.sigest_ == sigest_gamma(Z, np.random.default_rng(4))
+
+
+@NEEDS_R
+@pytest.mark.parametrize("name", DESIGNS)
+def test_lm_treatment_coding_predicts_as_r_lm_on_six_designs(tmp_path, name):
+    """``lm`` with ``coding: treatment`` against R's ``lm(y ~ ., data)`` with f and g R
+    factors, on each design as drawn and with the aliased column h added last (an exact copy,
+    linear combinations of columns, 1 - a 0/1 factor, a factor's dummy, 2 b + 1). Without h, both
+    ``aliased: split`` and ``aliased: drop`` have R's coefficients and predict the query rows
+    as R does. With h, R gives h the coefficient NA: ``aliased: drop`` gives it NaN and has
+    R's other coefficients and R's predictions on query rows where h is not aliased (R's
+    ``predict`` leaves NA terms out); ``aliased: split`` shares the effect with h and predicts
+    those rows otherwise (by 0.003 to 0.46 of max |y| seen; checked: more than 1e-3). Both
+    solve least squares in double precision (R by Householder QR, ours by SVD, after the
+    Gram-Schmidt selection with ``drop``), so they differ by rounding of order cond x machine
+    epsilon: the model matrices here have condition numbers of 23 to 330, so at most some 1e-13
+    of max |y| (predictions) and of the largest coefficient (coefficients); 4e-15 seen; the
+    checks allow 1e-12."""
+    design = DESIGNS[name]
+    X, y, Xq = _design_problem(tmp_path, design, alias=True)
+    _run_r(_READ_FACTORS + """
+        for (suffix in c("", "_h")) {
+            fit <- lm(if (suffix == "") y ~ . - h else y ~ ., d)
+            writeLines(sprintf("%.17g", coef(fit)), paste0("coef", suffix, ".txt"))
+            pred <- suppressWarnings(predict(fit, q))  # warns of the rank-deficient fit
+            writeLines(sprintf("%.17g", pred), paste0("pred", suffix, ".txt"))
+        }
+    """, tmp_path)
+    categorical = _categorical(design.columns)
+    scale = np.abs(y).max()
+
+    def fit(aliased: str, with_h: bool) -> tuple[np.ndarray, np.ndarray]:
+        cols = slice(None) if with_h else slice(0, -1)
+        model = make_learner("lm", {"coding": "treatment", "aliased": aliased}, 0,
+                             categorical=categorical).fit(X[:, cols], y)
+        ols = model[-1] if categorical else model
+        return np.r_[ols.intercept_, ols.coef_], model.predict(Xq[:, cols])
+
+    for suffix, with_h in (("", False), ("_h", True)):
+        coef = _numbers(tmp_path / f"coef{suffix}.txt")
+        pred = _numbers(tmp_path / f"pred{suffix}.txt")
+        assert np.isnan(coef).sum() == with_h
+        for aliased in ("split", "drop"):
+            ours_coef, ours_pred = fit(aliased, with_h)
+            if with_h and aliased == "split":  # no NaN; h shares an effect: other predictions
+                assert not np.isnan(ours_coef).any()
+                assert np.abs(ours_pred - pred).max() > 1e-3 * scale
+                continue
+            np.testing.assert_array_equal(np.isnan(ours_coef), np.isnan(coef))
+            known = ~np.isnan(coef)
+            np.testing.assert_allclose(ours_coef[known], coef[known], rtol=0,
+                                       atol=1e-12 * np.abs(coef[known]).max(), err_msg=aliased)
+            np.testing.assert_allclose(ours_pred, pred, rtol=0, atol=1e-12 * scale,
+                                       err_msg=aliased)
+
+
+# --- additive MARS against earth ----------------------------------------------------------
 
 
 @_needs("glmnet")

@@ -4,7 +4,9 @@ Stages: ``check`` (validate the configuration, or one study file with ``--study`
 ``run`` (sample, fit and explain a batch of scenario chunks), ``truth`` (every truth of a
 study), ``summaries``, ``claims`` (a study's scorecard), ``figure`` (a group of a study's
 figures), ``scorecard`` (all studies) and ``site`` (the results site of the given studies,
-:func:`imlbench.site.build.build_site`). Every stage but ``check`` reads its study file from
+:func:`imlbench.site.build.build_site`); ``compare`` is no stage of the workflow: it writes the
+reference of the run under ``--root`` or compares the run with one
+(:mod:`imlbench.reference`). Every stage but ``check`` reads its study file from
 ``config/studies`` under ``--root`` with the given ``--profile``, without checking it again:
 the workflow checks the configuration once, before any job runs. The files a stage writes are
 those :mod:`imlbench.targets` names, under ``--root``.
@@ -69,6 +71,17 @@ def _parser() -> argparse.ArgumentParser:
                                        "figures and metrics under results/)")
     site.add_argument("--studies", nargs="+", required=True)
     site.add_argument("--out", default="results/site")
+    compare = sub.add_parser(
+        "compare", help="compare the run under --root with a reference run: exit status 0 when "
+                        "nothing differs beyond floating point, 1 when something does, 2 when "
+                        "they do not compare (another profile or base seed)")
+    what = compare.add_mutually_exclusive_group(required=True)
+    what.add_argument("--reference", nargs="?", const="", metavar="PATH",
+                      help="the reference (default: reference/<the run's profile>.json)")
+    what.add_argument("--write-reference", nargs="?", const="", metavar="PATH",
+                      help="write the run's reference there instead (default: "
+                           "reference/<the run's profile>.json)")
+    compare.add_argument("--studies", nargs="+", help="compare only these studies")
     return parser
 
 
@@ -83,7 +96,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"imlbench: configuration error: {exc}", file=sys.stderr)
         return 2
     finally:
-        if args.stage != "check":  # a workflow job: its whole CPU, for the cost breakdown
+        # a workflow job: its whole CPU, for the cost breakdown
+        if args.stage not in ("check", "compare"):
             logging.getLogger("imlbench").info("%s", process_record())
 
 
@@ -111,9 +125,23 @@ def _check(args: argparse.Namespace) -> int:
     return 0
 
 
+def _compare(args: argparse.Namespace) -> int:
+    from imlbench.reference.command import compare_command
+    from imlbench.reference.digest import RefusedComparison
+
+    try:
+        return compare_command(Path(args.root), args.reference, args.write_reference,
+                               args.studies)
+    except RefusedComparison as exc:
+        print(f"imlbench compare: {exc}", file=sys.stderr)
+        return 2
+
+
 def _run(args: argparse.Namespace) -> int:
     if args.stage == "check":
         return _check(args)
+    if args.stage == "compare":
+        return _compare(args)
     from imlbench import compare, stages, studies
 
     if args.stage == "scorecard":

@@ -440,6 +440,14 @@ def load_study(path: Path, profile: str) -> Study:
     """The study at ``path`` (a file, or a folder of chapter files) expanded for ``profile``
     (parsed, not checked but for scenario names given twice, in any profile)."""
     doc, sources = read_study(path)
+    return expanded_study(path, doc, profile, sources)
+
+
+def expanded_study(path: Path, doc: dict, profile: str,
+                   sources: dict[tuple, Path] | None = None) -> Study:
+    """The study of document ``doc`` (read from ``path``; ``sources``: see
+    :func:`read_study`) expanded for ``profile``, as :func:`load_study` expands it."""
+    sources = sources or {}
     expanded = {prof: expand_study(path, doc, prof, sources) for prof in PROFILES}
     study = Study(study_name(path), Path(path), doc, profile, expanded[profile],
                   sources=sources)

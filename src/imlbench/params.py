@@ -65,6 +65,10 @@ class Param:
     alternatives: tuple[Param, ...] = ()
     #: the strings name entries of this section of the study file ("methods", "learners")
     refers: str | None = None
+    #: a list whose items must differ (a sweep of widths, a set of names): a repeat is refused
+    unique: bool = False
+    #: a list of [cause, effect] pairs that must form no cycle (the edges of a DAG)
+    acyclic: bool = False
 
     def describe(self) -> str:
         """The allowed values, as an error message states them."""
@@ -76,7 +80,9 @@ class Param:
             out = ", ".join(map(str, self.choices))
         elif self.kind == "list":
             size = f"{self.length} " if self.length else ""
-            out = f"a list of {size}items, each {self.item.describe()}" if self.item else "a list"
+            out = f"a list of {size}items" + (" without repeats" if self.unique else "")
+            out += " forming no cycle" if self.acyclic else ""
+            out += f", each {self.item.describe()}" if self.item else ""
         elif self.kind == "mapping":
             if isinstance(self.fields, Mapping):
                 out = f"a mapping with keys {', '.join(self.fields)}"
@@ -123,9 +129,12 @@ def choice(default: Any, options: tuple[Any, ...], *, nullable: bool = False) ->
 
 
 def items(item: Param, default: Any = REQUIRED, *, length: int | None = None,
-          nullable: bool = False) -> Param:
-    """A list whose items are each ``item``."""
-    return Param("list", default, item=item, length=length, nullable=nullable)
+          nullable: bool = False, unique: bool = False, acyclic: bool = False) -> Param:
+    """A list whose items are each ``item``; with ``unique`` no item repeats (a sweep whose
+    repeated value would give two results of one name); with ``acyclic`` the items are
+    [cause, effect] pairs that form no cycle (the edges of a DAG)."""
+    return Param("list", default, item=item, length=length, nullable=nullable, unique=unique,
+                 acyclic=acyclic)
 
 
 def table(fields: Fields | None = None, default: Any = REQUIRED, *, value: Param | None = None,
@@ -176,6 +185,33 @@ def _type_ok(param: Param, value: Any) -> bool:
     return True
 
 
+def _cycle(edges: Any) -> list[Any] | None:
+    """A cycle of the directed graph of ``edges`` ([cause, effect] pairs) as its nodes, the
+    first repeated at the end, or None when the graph has none (depth-first search)."""
+    children: dict[Any, list[Any]] = {}
+    for cause, effect in edges:
+        children.setdefault(cause, []).append(effect)
+    state: dict[Any, int] = {}  # 1: on the current path, 2: done
+
+    def visit(path: list[Any]) -> list[Any] | None:
+        state[path[-1]] = 1
+        for child in children.get(path[-1], []):
+            if state.get(child) == 1:  # back on the current path: a cycle
+                return [*path[path.index(child):], child]
+            found = None if child in state else visit([*path, child])
+            if found:
+                return found
+        state[path[-1]] = 2
+        return None
+
+    for start in list(children):
+        if start not in state:
+            found = visit([start])
+            if found:
+                return found
+    return None
+
+
 def check(param: Param, value: Any, key: str, siblings: Mapping[str, Any] | None = None) -> None:
     """Raise :class:`ParamError` (at ``key``) unless ``value`` is allowed by ``param``.
 
@@ -209,6 +245,13 @@ def check(param: Param, value: Any, key: str, siblings: Mapping[str, Any] | None
         for i, v in enumerate(value):
             if param.item is not None:
                 check(param.item, v, f"{key}[{i}]")
+            if param.unique and v in value[:i]:
+                raise ParamError(f"{key}[{i}]", f"{v!r} is given more than once; allowed: "
+                                                f"{param.describe()}")
+        cycle = _cycle(value) if param.acyclic else None
+        if cycle:
+            raise ParamError(key, f"the edges form a cycle {' -> '.join(map(str, cycle))}; "
+                                  f"allowed: {param.describe()}")
     elif param.kind == "mapping":
         fields = param.fields(siblings or {}) if callable(param.fields) else param.fields
         if fields is not None:

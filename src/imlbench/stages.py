@@ -22,7 +22,7 @@ from imlbench import targets
 from imlbench.config import Scenario, Study
 from imlbench.dgp.base import DGP, make_dgp
 from imlbench.explain.api import METHODS, ExplainContext
-from imlbench.explain.frames import check_frame
+from imlbench.explain.frames import check_estimates, check_frame
 from imlbench.figures import FIGURES
 from imlbench.figures.inputs import FigureInputs
 from imlbench.io import write_parquet
@@ -195,10 +195,13 @@ def explain_chunk(study: Study, sc: Scenario, chunk: str, base_seed: int, df: pd
                         f"{learner}, repetition {rep}")
             res.insert(0, "rep", rep)
             results[m].append(res)
+    out = {}
     for m in methods:
         log.info("%s", clocks[m].record("explain", sc.name, chunk, learner, m))
-    return {m: tag(pd.concat(results[m], ignore_index=True), sc, learner=learner, method=m)
-            for m in methods}
+        out[m] = pd.concat(results[m], ignore_index=True)
+        check_estimates(specs[m].kind, out[m], f"method {m} ({specs[m].name}) with parameters "
+                        f"{study.method_params(m)} of {sc.name}/{learner}, chunk {chunk}")
+    return {m: tag(frame, sc, learner=learner, method=m) for m, frame in out.items()}
 
 
 def _sampled(study: Study, sc: Scenario, chunk: str, base_seed: int, root: Path

@@ -243,8 +243,16 @@ def check_study(path: Path, profile: str, root: Path) -> Study:
         _schema_check(name, _schemas(root) / "study.schema.yaml", path, "scenario_name",
                       f"scenarios.{sc.family}.sweep", sources)
     study_packages.load([study.name], figures=True)
-    _Checker(study).run()
+    check_names(study)
     return study
+
+
+def check_names(study: Study, memo: dict[tuple[str, ...], Any] | None = None) -> None:
+    """The name and value checks of an expanded study (after its schema; its package
+    loaded): registries, declared parameters, features and the study's own entries.
+    ``memo`` keeps, across checks of variants of one study, the DGPs built and the learners
+    found valid, by name and parameters (their checks are deterministic)."""
+    _Checker(study, memo).run()
 
 
 def dgp_abilities(dgp: DGP) -> set[str]:
@@ -286,9 +294,12 @@ def _listed(values: Any) -> list:
 class _Checker:
     """The name and value checks of one study (after its schema)."""
 
-    def __init__(self, study: Study) -> None:
+    def __init__(self, study: Study, memo: dict[tuple[str, ...], Any] | None = None) -> None:
         self.study = study
-        self.dgps: dict[str, DGP] = {}
+        #: the DGPs built and the learners found valid, by name and parameters
+        self.memo = {} if memo is None else memo
+        #: the features of each scenario's data, by scenario name
+        self.names: dict[str, list[str]] = {}
 
     def fail(self, key: str, msg: str) -> None:
         raise ConfigError(f"{self.study.file_of(key)}: key {key}: {msg}")
@@ -337,6 +348,9 @@ class _Checker:
             key = f"learners.{name}"
             self.registered(LEARNERS, spec["learner"], f"{key}.learner")
             params = self.study.learner_params(name)
+            valid = ("learner", spec["learner"], repr(sorted(params.items())))
+            if valid in self.memo:
+                continue
             allowed = LEARNERS.get(spec["learner"]).params()
             unknown = sorted(set(params) - set(allowed))
             if unknown:
@@ -355,6 +369,7 @@ class _Checker:
                     final._validate_params()
             except Exception as exc:  # noqa: BLE001  (any constructor error is a config error)
                 self.fail(f"{key}.params", f"invalid hyperparameters: {exc}")
+            self.memo[valid] = True
 
     def methods(self) -> None:
         for name, spec in self.study.methods.items():
@@ -385,8 +400,10 @@ class _Checker:
                 self.fail(f"{key}.params", f"{what} of DGP {sc.dgp!r}; allowed: "
                           f"{', '.join(allowed) or 'none'}")
         where = "" if sc.name in self.study.scenarios else " (another profile)"
+        built = ("dgp", sc.dgp, repr(sorted(sc.params.items())))
         try:
-            dgp = make_dgp(sc.dgp, sc.params)
+            dgp = self.memo[built] if built in self.memo else make_dgp(sc.dgp, sc.params)
+            self.memo[built] = dgp
             if read:
                 dgp.feature_names  # noqa: B018  (a real table is read here: a missing file fails)
         except ParamError as err:  # a declared check of the constructor: the key is known
@@ -398,10 +415,29 @@ class _Checker:
                       f"{sc.name}{where}: {exc}")
         return dgp
 
+    def features(self, sc: Scenario) -> list[str]:
+        """The features of scenario ``sc``'s data: the columns a model sees."""
+        if sc.name not in self.names:
+            dgp = self.dgp(sc)
+            self.names[sc.name] = list(getattr(dgp, "visible", dgp.feature_names))
+        return self.names[sc.name]
+
+    def named_features(self, declared: dict[str, Param], given: Any, key: str,
+                       scenarios: list[Scenario]) -> None:
+        """The feature names among the parameters ``given`` (declared by ``declared``, at
+        ``key``) are features of each of ``scenarios``."""
+        for sc in scenarios:
+            names = self.features(sc)
+            for field_, param in declared.items():
+                bad = sorted(set(named_values(param, given.get(field_), "features", True, given))
+                             - set(names))
+                if bad:
+                    self.fail(f"{key}.{field_}", f"feature(s) {', '.join(bad)} not in scenario "
+                              f"{sc.name}; allowed: {', '.join(names)}")
+
     def scenario(self, sc: Scenario) -> None:
         study, key = self.study, f"scenarios.{sc.family}"
         dgp = self.dgp(sc)
-        names = list(getattr(dgp, "visible", dgp.feature_names))  # the columns a model sees
         abilities = dgp_abilities(dgp) | ({"test_rows"} if sc.n_test or sc.test_fraction
                                           else set())
         if sc.n is not None and not (isinstance(sc.n, int) and sc.n >= 10):
@@ -428,7 +464,7 @@ class _Checker:
             if m not in study.methods:
                 self.fail(f"{key}.methods",
                           f"unknown method {m!r}; allowed: {', '.join(study.methods)}")
-            self.method_in_scenario(sc, m, names, abilities)
+            self.method_in_scenario(sc, m, abilities)
         if not sc.fit_models:
             fitted = [m for m in sc.methods if self.kind(m) != "refits"]
             if fitted:
@@ -465,18 +501,11 @@ class _Checker:
     def kind(self, method: str) -> str:
         return METHODS.get(self.study.methods[method]["method"]).kind
 
-    def method_in_scenario(self, sc: Scenario, m: str, names: list[str],
-                           abilities: set[str]) -> None:
+    def method_in_scenario(self, sc: Scenario, m: str, abilities: set[str]) -> None:
         study, key = self.study, f"scenarios.{sc.family}"
         spec = METHODS.get(study.methods[m]["method"])
         params = with_defaults(spec.params, study.method_params(m))
-        for field_, declared in spec.params.items():
-            bad = sorted(set(named_values(declared, params.get(field_), "features", True))
-                         - set(names))
-            if bad:
-                self.fail(f"methods.{m}.params.{field_}",
-                          f"feature(s) {', '.join(bad)} not in scenario {sc.name}; "
-                          f"allowed: {', '.join(names)}")
+        self.named_features(spec.params, params, f"methods.{m}.params", [sc])
         needs = spec.requirements(params)
         if "test_rows" in needs and "test_rows" not in abilities:
             if params.get("data") == "test":
@@ -514,6 +543,10 @@ class _Checker:
             declared = FIGURES.get(spec["function"])
             self.params(dict(declared.params), spec.get("params", {}), f"{key}.params",
                         f"figure function {spec['function']!r}")
+            given_params = resolve_profile(spec.get("params", {}), study.profile)
+            self.named_entries(dict(declared.params), given_params, f"{key}.params")
+            self.named_features(dict(declared.params), given_params, f"{key}.params",
+                                study.scenarios_of(spec["scenarios"]))
             given = spec.get("methods", {})
             if set(given) != set(declared.methods):
                 self.fail(f"{key}.methods", f"roles {', '.join(sorted(given)) or 'none'} do not "
@@ -576,14 +609,22 @@ class _Checker:
                                   f"unknown {field_} {v!r}; allowed: {', '.join(pool)}")
             self.misses(claim, key)
             self.resolvable(claim, key)
-            pools = {"methods": study.methods, "learners": study.learners,
-                     "scenarios": study.all_scenarios}
-            for name, param in declared.items():
-                for section, pool in pools.items():
-                    for v in named_values(param, claim.get(name), "refers", section, claim):
-                        if v not in pool:
-                            self.fail(f"{key}.{name}", f"unknown {section[:-1]} {v!r}; "
-                                      f"allowed: {', '.join(pool)}")
+            # a feature the scenario's data lack is no error here: the claim's row says so
+            # (no data, with the reason: substitute data may lack a feature the paper has)
+            self.named_entries(declared, claim, key)
+
+    def named_entries(self, declared: dict[str, Param], given: Any, key: str) -> None:
+        """The names of the study's methods, learners and scenarios among the parameters
+        ``given`` (declared by ``declared``, at ``key``) are entries of the study."""
+        study = self.study
+        pools = {"methods": study.methods, "learners": study.learners,
+                 "scenarios": study.all_scenarios}
+        for name, param in declared.items():
+            for section, pool in pools.items():
+                for v in named_values(param, given.get(name), "refers", section, given):
+                    if v not in pool:
+                        self.fail(f"{key}.{name}", f"unknown {section[:-1]} {v!r}; "
+                                  f"allowed: {', '.join(pool)}")
 
     def misses(self, claim: dict, key: str) -> None:
         """Each of the claim's ``misses`` selects rows the claim has: its scenario, learners

@@ -35,7 +35,7 @@ CENTERINGS = ("data", "integral", "none")
 INTERVAL_FIELDS = {
     "kind": choice("quantile", ("quantile", "equidistant", "values")),
     "size": integer(20, minimum=1),
-    "values": items(number()),
+    "values": items(number(), unique=True),
     "quantile_type": choice(7, (7, 1)),
 }
 

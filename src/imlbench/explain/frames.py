@@ -101,3 +101,27 @@ def check_frame(kind: str, table: pd.DataFrame, where: str) -> None:
         raise ValueError(f"{where}: the estimates of a method of kind {kind} need the columns "
                          f"{describe(kind)}; found {'; '.join(errors)} (columns: "
                          f"{', '.join(map(str, table.columns))})")
+
+
+#: the columns of a frame that place an estimate (a curve's or surface's coordinates, the
+#: explained row), not estimate it
+COORDINATES = ("x", "z", "row")
+
+
+def estimate_columns(kind: str, table: pd.DataFrame) -> list[str]:
+    """The columns of ``table`` that hold a method's estimates: its kind's number columns but
+    the coordinates (for ``other``, a ``value`` column if it has one)."""
+    declared = [c for c, t in FRAMES[kind].columns.items()
+                if t == "number" and c not in COORDINATES]
+    return [c for c in declared or ["value"] if c in table]
+
+
+def check_estimates(kind: str, table: pd.DataFrame, where: str) -> None:
+    """Raise a ValueError naming ``where`` (the method, its parameters and its cell) when
+    ``table`` has rows and every value of its estimate columns (:func:`estimate_columns`) is
+    NaN: a degenerate method (a zero kernel width, say) must fail its job, not feed a claim."""
+    columns = estimate_columns(kind, table)
+    if len(table) and columns and table[columns].isna().all().all():
+        raise ValueError(f"{where}: every estimate ({', '.join(columns)}) is NaN, in "
+                         f"{len(table)} rows; the method degenerates with these parameters")
+

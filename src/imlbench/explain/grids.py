@@ -28,7 +28,7 @@ GRID_FIELDS = {
     "kind": choice("equidistant", GRID_KINDS),
     "size": integer(21, minimum=1),
     "range": items(number(), length=2),
-    "values": items(number()),
+    "values": items(number(), unique=True),
     "within_data": flag(False),
     "quantile_type": choice(7, (7, 1)),
 }

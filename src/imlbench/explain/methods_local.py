@@ -78,7 +78,7 @@ def _shap(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.Dat
 
 LIME_OPTIONS = {
     "n_samples": integer(5000, minimum=1), "sampling": choice("local", SAMPLINGS),
-    "local_sd": number(0.1, minimum=0), "local_units": choice("sd", LOCAL_UNITS),
+    "local_sd": number(0.1, above=0), "local_units": choice("sd", LOCAL_UNITS),
     "kernel": choice("lime", KERNELS), "distance": choice("euclidean", DISTANCES),
     "representation": choice("raw", REPRESENTATIONS),
     "selection": choice("auto", SELECTIONS), "ridge": number(0.001, minimum=0),
@@ -97,10 +97,10 @@ LIME_POINT = table({
 @method("lime", kind="local", params={
     "n_rows": integer(10, minimum=1), "shared_rows": flag(False),
     "points": items(LIME_POINT, None, nullable=True), **LIME_OPTIONS,
-    "kernel_width": either(number(None, minimum=0, nullable=True),
-                           items(number(minimum=0, nullable=True)), default=None),
+    "kernel_width": either(number(None, above=0, nullable=True),
+                           items(number(above=0, nullable=True), unique=True), default=None),
     "n_features": either(integer(None, minimum=1, nullable=True),
-                         items(integer(minimum=1, nullable=True)), default=None),
+                         items(integer(minimum=1, nullable=True), unique=True), default=None),
     "surrogate_fit": flag(False), **CATEGORICAL, **DATA,
 })
 def _lime(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:

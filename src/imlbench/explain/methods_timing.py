@@ -23,7 +23,7 @@ def _timed_params(p: dict) -> dict:
 
 @method("timing", params={
     **FEATURES, "timed": registered(METHODS), "timed_params": table(_timed_params, {}),
-    "sizes": items(integer(minimum=2)), "times": integer(3, minimum=1),
+    "sizes": items(integer(minimum=2), unique=True), "times": integer(3, minimum=1),
     "together": flag(False), "refit": flag(False),
 })
 def _timing(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:

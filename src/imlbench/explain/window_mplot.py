@@ -27,7 +27,7 @@ from imlbench.params import number, table
 #: the curve's grid: by default 30 equidistant values over the training range of x_j
 WINDOW_GRID = {"grid": table(GRID_FIELDS, {"kind": "equidistant", "size": 30})}
 #: the window as a share of the range of x_j (the paper: 1/20 in Fig. 2, 1/10 in Fig. 5)
-WIDTH = {"width": number(0.05, minimum=0)}
+WIDTH = {"width": number(0.05, above=0)}
 
 
 def window_means(

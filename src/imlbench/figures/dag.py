@@ -58,8 +58,8 @@ def layout(graph, positions: Mapping[str, Sequence[float]] | None = None
 
 
 @figure("dag", params={
-    "edges": items(items(text(), length=2), default=[]),
-    "nodes": items(text(), default=[]),
+    "edges": items(items(text(), length=2), default=[], unique=True, acyclic=True),
+    "nodes": items(text(), default=[], unique=True),
     "positions": table(value=items(number(), length=2), default=None, nullable=True),
 })
 def dag(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Path, *,

@@ -7,7 +7,8 @@ declares the hyperparameters a study file may set (:attr:`LearnerSpec.params`): 
 the estimator it builds, less the ones the workflow sets itself (seed, threads), and its own
 typed ones (:attr:`LearnerSpec.declared`: ``coding`` of ``lm`` and ``svm_e1071``, how they code
 the categorical features, :mod:`imlbench.learners.model_matrix`; ``aliased`` of ``lm``, how it
-treats aliased columns, :mod:`imlbench.learners.aliased`).
+treats aliased columns, :mod:`imlbench.learners.aliased`; ``nodesize`` of the forests, R's
+node-size rule counted over bootstrap draws, :mod:`imlbench.learners.nodesize`).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from imlbench.learners.networks import mlp
 from imlbench.learners.reference import none, truth
 from imlbench.learners.svms import svm, svm_e1071
 from imlbench.learners.trees import cart, tree
-from imlbench.params import Param, choice
+from imlbench.params import Param, choice, integer
 from imlbench.registry import Registry
 
 
@@ -69,6 +70,13 @@ def _lm_declared() -> dict[str, Param]:
     return {**_coding(), "aliased": choice("split", ALIASED)}
 
 
+def _nodesize() -> dict[str, Param]:
+    """``nodesize`` of the forests: R's node-size rule, counted over bootstrap draws
+    (:mod:`imlbench.learners.nodesize`), in place of scikit-learn's ``min_samples_split`` and
+    ``min_samples_leaf``."""
+    return {"nodesize": integer(5, minimum=1)}
+
+
 @dataclass(frozen=True)
 class LearnerSpec:
     """A registered learner: its constructor, what it supports, and the names of the
@@ -97,9 +105,11 @@ _SKFOREST = {"oob", "trees", "tree_ensemble"}
 _TREES = {"tree_ensemble"}
 _REFITS = {"rf": rf_refit, "bagging": bagging_refit}
 for _name, _build, _caps, _params in [
-    ("rf", rf, _SKFOREST, _estimator_params(_FOREST, "bootstrap", "random_state", "n_jobs")),
+    ("rf", rf, _SKFOREST,
+     _also(_estimator_params(_FOREST, "bootstrap", "random_state", "n_jobs"), _nodesize)),
     ("bagging", bagging, _SKFOREST,
-     _estimator_params(_FOREST, "bootstrap", "random_state", "n_jobs", "max_features")),
+     _also(_estimator_params(_FOREST, "bootstrap", "random_state", "n_jobs", "max_features"),
+           _nodesize)),
     ("gbm", gbm, _TREES, _estimator_params("xgboost.XGBRegressor", "random_state", "n_jobs")),
     ("svm", svm, set(), _estimator_params("imlbench.learners.kernel_svr.BlockRBFSVR")),
     ("svm_e1071", svm_e1071, set(),
@@ -127,7 +137,8 @@ for _name, _build, _caps, _params in [
     ("none", none, set(), _fixed()),
 ]:
     _coded = _name in ("lm", "svm_e1071")
-    _declared = _lm_declared if _name == "lm" else _coding if _coded else dict
+    _declared = {"lm": _lm_declared, "svm_e1071": _coding, "rf": _nodesize,
+                 "bagging": _nodesize, "forest": _nodesize}.get(_name, dict)
     LEARNERS.register(_name)(LearnerSpec(_build, frozenset(_caps), _params,
                                          _REFITS.get(_name), _declared, _coded))
 

@@ -11,7 +11,8 @@ the builder directly:
   parameter), i.e. scikit-learn's ``min_impurity_decrease = cp * Var(y)``.
 - :class:`CompactForest` draws exactly the trees of ``RandomForestRegressor`` with the same
   ``random_state`` (the same per-tree seeds, bootstrap counts and feature draws), so its
-  predictions equal scikit-learn's; it keeps no out-of-bag bookkeeping.
+  predictions equal scikit-learn's; it keeps no out-of-bag bookkeeping. With ``nodesize`` it
+  draws the trees of :class:`imlbench.learners.nodesize.NodesizeForest` (R's node-size rule).
 
 - :class:`LeastSquares` is ordinary least squares with an intercept (R's ``lm``), the fit
   of ``LinearRegression`` without its input validation.
@@ -27,13 +28,15 @@ from sklearn.tree._criterion import MSE
 from sklearn.tree._splitter import BestSplitter
 from sklearn.tree._tree import DepthFirstTreeBuilder, Tree
 
+from imlbench.learners.rtree import grow_level_forest, tie_free
+
 #: scikit-learn's bound for per-tree seeds (``np.iinfo(np.int32).max``)
 MAX_SEED = np.iinfo(np.int32).max
 #: scikit-learn's "no depth limit"
 NO_DEPTH_LIMIT = np.iinfo(np.int32).max
 
 
-def _features_per_split(max_features: int | float | str | None, p: int) -> int:
+def features_per_split(max_features: int | float | str | None, p: int) -> int:
     """scikit-learn's rule for the number of candidate features at each split."""
     if max_features is None:
         return p
@@ -65,7 +68,39 @@ def grow_tree(
     return tree
 
 
-def _as_inputs(X, y=None):
+def tree_seeds(random_state: int | None, n_trees: int) -> list[int]:
+    """The per-tree seeds of a scikit-learn forest: one draw each from the forest's stream."""
+    forest_rng = np.random.RandomState(random_state)
+    return [forest_rng.randint(MAX_SEED) for _ in range(n_trees)]
+
+
+def bootstrap_rows(rng: np.random.RandomState, seed: int, n: int) -> np.ndarray:
+    """The rows of one tree's bootstrap sample (n draws with replacement), as scikit-learn's
+    forests draw them from the tree's seed; ``rng`` is reseeded at ``seed``."""
+    rng.seed(seed)
+    return rng.randint(0, n, n)
+
+
+def nodesize_trees(X: np.ndarray, y: np.ndarray, seeds: list[int], *, mtry: int,
+                   nodesize: int, max_depth: int | None) -> list[Tree]:
+    """The trees of R's ``randomForest`` (:mod:`.rtree`), one per seed of ``seeds``, on float32
+    ``X`` (Fortran order) and float64 ``y`` of shape (n, 1): each grown on its bootstrap
+    sample's draws (:func:`bootstrap_rows` of its seed). scikit-learn's builder gives R's trees
+    when ``X`` is tie-free or ``mtry`` is every feature, and is used then for speed."""
+    n, p = X.shape
+    rng = np.random.RandomState()
+    samples = [bootstrap_rows(rng, seed, n) for seed in seeds]
+    if mtry >= p or tie_free(X):
+        return [grow_tree(np.asfortranarray(X[rows]), y[rows], None, max_features=mtry,
+                          min_samples_split=nodesize + 1, min_samples_leaf=1,
+                          max_depth=max_depth, min_impurity_decrease=0.0,
+                          rng=np.random.RandomState(seed))
+                for seed, rows in zip(seeds, samples, strict=True)]
+    return grow_level_forest(X, y[:, 0], samples, mtry=mtry, nodesize=nodesize,
+                             max_depth=max_depth, rng=np.random.default_rng(seeds))
+
+
+def as_inputs(X, y=None):
     Xf = np.asfortranarray(X, dtype=np.float32)
     if y is None:
         return Xf
@@ -87,12 +122,12 @@ class RpartTree(RegressorMixin, BaseEstimator):
         self.random_state = random_state
 
     def fit(self, X, y, sample_weight=None) -> RpartTree:
-        Xf, yf = _as_inputs(X, y)
+        Xf, yf = as_inputs(X, y)
         w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
         spread = float(np.cov(yf[:, 0], aweights=w, bias=True)) if len(yf) > 1 else 0.0
         self.n_features_in_ = Xf.shape[1]
         self.tree_ = grow_tree(
-            Xf, yf, w, max_features=_features_per_split(self.max_features, Xf.shape[1]),
+            Xf, yf, w, max_features=features_per_split(self.max_features, Xf.shape[1]),
             min_samples_split=self.min_samples_split, min_samples_leaf=self.min_samples_leaf,
             max_depth=self.max_depth, min_impurity_decrease=self.cp * spread,
             rng=np.random.RandomState(self.random_state),
@@ -100,7 +135,7 @@ class RpartTree(RegressorMixin, BaseEstimator):
         return self
 
     def predict(self, X) -> np.ndarray:
-        return self.tree_.predict(_as_inputs(X))[:, 0]
+        return self.tree_.predict(as_inputs(X))[:, 0]
 
 
 class CompactForest(RegressorMixin, BaseEstimator):
@@ -110,29 +145,33 @@ class CompactForest(RegressorMixin, BaseEstimator):
 
     def __init__(self, n_estimators: int = 100, max_features: int | float | str | None = 1.0,
                  min_samples_split: int = 2, min_samples_leaf: int = 1,
-                 max_depth: int | None = None, random_state: int = 0):
+                 max_depth: int | None = None, nodesize: int | None = None,
+                 random_state: int = 0):
         self.n_estimators = n_estimators
         self.max_features = max_features
         self.min_samples_split = min_samples_split
         self.min_samples_leaf = min_samples_leaf
         self.max_depth = max_depth
+        self.nodesize = nodesize
         self.random_state = random_state
 
     def fit(self, X, y) -> CompactForest:
-        Xf, yf = _as_inputs(X, y)
+        Xf, yf = as_inputs(X, y)
         n, p = Xf.shape
-        k = _features_per_split(self.max_features, p)
+        k = features_per_split(self.max_features, p)
         # scikit-learn draws one seed per tree from the forest's stream, then starts a stream
         # at that seed twice: for the bootstrap indices and for the tree's splitter (one
         # generator reseeded here: constructing one costs more than growing a small tree)
-        forest_rng = np.random.RandomState(self.random_state)
-        seeds = [forest_rng.randint(MAX_SEED) for _ in range(self.n_estimators)]
         self.n_features_in_ = p
+        seeds = tree_seeds(self.random_state, self.n_estimators)
+        if self.nodesize is not None:  # R's rule, on the drawn rows
+            self.trees_ = nodesize_trees(Xf, yf, seeds, mtry=k, nodesize=self.nodesize,
+                                         max_depth=self.max_depth)
+            return self
         self.trees_ = []
         rng = np.random.RandomState()
-        for seed in seeds:
-            rng.seed(seed)
-            counts = np.bincount(rng.randint(0, n, n), minlength=n).astype(np.float64)
+        for seed in seeds:  # the bootstrap as weights: scikit-learn's counts of distinct rows
+            counts = np.bincount(bootstrap_rows(rng, seed, n), minlength=n).astype(np.float64)
             rng.seed(seed)
             self.trees_.append(grow_tree(
                 Xf, yf, counts, max_features=k, min_samples_split=self.min_samples_split,
@@ -142,7 +181,7 @@ class CompactForest(RegressorMixin, BaseEstimator):
         return self
 
     def predict(self, X) -> np.ndarray:
-        Xf = _as_inputs(X)
+        Xf = as_inputs(X)
         out = np.zeros(len(Xf))
         for tree in self.trees_:
             out += tree.predict(Xf)[:, 0]

@@ -58,15 +58,32 @@ class BlockRBFSVR(SVR):
         return out + self.intercept_[0]
 
 
+def r_scale_parameters(X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The centres and scales R's ``scale(X)`` takes, bit for bit: each column's mean as
+    ``colMeans`` computes it (a sequential sum in long double, divided by n in long double),
+    then the root of the sequential long-double sum of the squared centred values (squared in
+    double) over n - 1 (at least 1), as ``scale.default``'s ``sqrt(sum(v^2) / (n - 1))``; a
+    column with zero SD gets scale 1. numpy's mean and SD round differently in the last bit,
+    and libsvm's solver can turn such a bit into a different stopping point (an effect of
+    order its tolerance on the fit; ``tests/test_r_parity.py``). numpy's long double is R's
+    ``LDOUBLE`` (C's long double) on the platforms R is built for with it; where it is double,
+    the two differ in the last bit again. X needs at least one row."""
+    X = np.asarray(X, dtype=float)
+    n = len(X)
+    center = np.array([np.cumsum(c, dtype=np.longdouble)[-1] / np.longdouble(n)
+                       for c in X.T], dtype=float)
+    squares = np.array([np.cumsum((c - m) ** 2, dtype=np.longdouble)[-1]
+                        for c, m in zip(X.T, center, strict=True)], dtype=float)
+    sd = np.sqrt(squares / max(1, n - 1))
+    return center, np.where(sd > 0, sd, 1.0)
+
+
 class RScale(TransformerMixin, BaseEstimator):
-    """R's ``scale()``: (x - mean) / sd with the sample SD (n - 1) per column; a column with
-    zero SD keeps scale 1."""
+    """R's ``scale()``: (x - mean) / sd with the sample SD (n - 1) per column, with R's
+    rounding (:func:`r_scale_parameters`); a column with zero SD keeps scale 1."""
 
     def fit(self, X: np.ndarray, y: object = None) -> RScale:
-        X = np.asarray(X, dtype=float)
-        self.center_ = X.mean(axis=0)
-        sd = X.std(axis=0, ddof=1) if len(X) > 1 else np.zeros(X.shape[1])
-        self.scale_ = np.where(sd > 0, sd, 1.0)
+        self.center_, self.scale_ = r_scale_parameters(X)
         return self
 
     def transform(self, X: np.ndarray) -> np.ndarray:

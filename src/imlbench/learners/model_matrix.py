@@ -102,10 +102,9 @@ class ModelMatrix(TransformerMixin, BaseEstimator):
         self.scaled_ = np.zeros(len(assign), dtype=bool)
         if self.scale:
             self.scaled_[self.numeric_out_] = True
-            Xn = X[:, numeric]
-            self.center_ = Xn.mean(axis=0)
-            sd = Xn.std(axis=0, ddof=1) if len(X) > 1 else np.zeros(len(numeric))
-            self.scale_ = np.where(sd > 0, sd, 1.0)
+            from imlbench.learners.kernel_svr import r_scale_parameters
+
+            self.center_, self.scale_ = r_scale_parameters(X[:, numeric])
         return self
 
     @property

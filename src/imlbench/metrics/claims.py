@@ -6,9 +6,11 @@ with its parameters (type, default and allowed values, :mod:`imlbench.params`) b
 :func:`claim_kind`. A claim of a study file holds the keys every claim has (``id``, ``kind``,
 ``figure``, ``text``, ``published``, ``where``) and its kind's parameters; the function
 receives it with every missing default filled in. Tolerances are Monte Carlo standard errors
-over the repetitions, multiplied by the claim's ``z``, and are written into the row next to
-the verdict. The generic claim kinds are in :mod:`imlbench.metrics.truth_errors` (estimates
-against their truths), :mod:`imlbench.metrics.curve_claims` (slopes, kinks, levels and
+over the repetitions, multiplied by the claim's ``z`` (against a truth or a closed form,
+widened by the truth's own Monte Carlo SE and a floating-point floor:
+:mod:`imlbench.metrics.truth_tolerance`), and are written into the row next to the verdict.
+The generic claim kinds are in :mod:`imlbench.metrics.truth_errors` (estimates against their
+truths), :mod:`imlbench.metrics.curve_claims` (slopes, kinks, levels and
 growth of curves) and :mod:`imlbench.metrics.rank_claims` (importance ranks); the others live
 in the packages of the studies that use them.
 
@@ -246,6 +248,12 @@ class Check:
             return NOT_REPRODUCED
         return REPRODUCED if hold.all() else INCONCLUSIVE
 
+    def missing(self) -> bool:
+        """Whether every part's estimate is NaN: the statistic was computed from no number (a
+        method's NaN estimates), so there is nothing to test."""
+        est = self._parts()[0]
+        return bool(est.size) and bool(np.isnan(est).all())
+
     def detectable(self) -> float:
         _, half, _, margin = self._parts()
         return float(np.max(margin + 2 * half))
@@ -290,7 +298,12 @@ def claim_row(claim: dict, learner: str, method: str, reproduced: str, tolerance
               ok: Check | bool | None, reason: str = "") -> dict:
     """A scorecard row; ``ok`` is the row's :class:`Check` (its verdict and power), a bare
     truth value for a test without sampling error or None for ``no data``, and ``reason``
-    says why there is none (empty: the caller of :func:`evaluate` tells)."""
+    says why there is none (empty: the caller of :func:`evaluate` tells). A check whose
+    estimates are all NaN (:meth:`Check.missing`) gives a row without data saying so, not a
+    reading of NaN."""
+    if isinstance(ok, Check) and ok.missing():
+        return claim_row(claim, learner, method, "", "", None,
+                         f"its statistic is NaN, computed from no number ({reproduced})")
     if isinstance(ok, Check):
         verdict, power, detect = ok.verdict(), ok.power(), ok.detectable()
         share = ok.detectable_share()

@@ -70,6 +70,13 @@ difference of independent estimates in the claims; where every step measured the
 
 ``compare`` is ``equal`` (|estimate - value| <= t' SE + atol), ``above``, ``below`` (one-sided)
 or ``at_least`` / ``at_most`` (not significantly below / above).
+
+A statistic that reads a truth, or is compared with a closed form, says how (``Sample.truth``,
+a :class:`imlbench.metrics.truth_tolerance.TruthPart`): the tests of means then widen t' SE to
+t' sqrt(SE^2 + SE_truth^2) + floor (:func:`half_width`), SE_truth the truth's Monte Carlo SE
+carried into the mean, difference or log ratio of means they test and floor the
+floating-point floor (:func:`truth_of`), and their tolerance text says so. ``spread_ratio``
+takes none: a truth that the repetitions share moves them alike, not their spread.
 """
 
 from __future__ import annotations
@@ -90,6 +97,7 @@ from imlbench.metrics.claims import (
     per_combo,
     select_rows,
 )
+from imlbench.metrics.truth_tolerance import TruthPart, tolerance_parts, truth_of_means
 from imlbench.params import (
     Param,
     choice,
@@ -166,6 +174,10 @@ class Sample:
     #: its rows are independent draws of the method (LIME's repeats), not the data sets that
     #: the cells of one scenario share: two such samples are never resampled together
     draws: bool = False
+    #: how its values read a truth or a closed form (None: they read none): the tests of
+    #: means widen their half-width by the truth's Monte Carlo SE and the floating-point
+    #: floor it gives (:func:`truth_of`)
+    truth: TruthPart | None = None
 
     def moments(self) -> tuple[float, float, int]:
         """The mean, its SE and the number of repetitions (:attr:`summary` when given)."""
@@ -250,23 +262,47 @@ def _bound(compare: str, value: float, k: float, atol: float, of: str = "mean") 
 
 
 def mean_check(mean: float, se: float, n: int, target: float, k: float, atol: float,
-               compare: str, se_rule: str = "sd over reps / sqrt(reps)") -> tuple[Check, str]:
+               compare: str, se_rule: str = "sd over reps / sqrt(reps)",
+               truth: tuple[float, float] | None = None) -> tuple[Check, str]:
     """A mean of ``n`` repetitions with its SE against ``target``: the interval mean +- t' SE
-    against ``target`` as ``compare`` says (``equal`` widened by ``atol``), t' on n - 1 df.
-    Returns the check and the test as the scorecard states it."""
+    against ``target`` as ``compare`` says (``equal`` widened by ``atol``), t' on n - 1 df;
+    against a truth or a closed-form value, ``truth`` = (the truth's Monte Carlo SE carried
+    into the mean, the floating-point floor) widens it to :func:`half_width`. Returns the
+    check and the test as the scorecard states it."""
     tk = float(t_multiplier(k, n - 1))
-    check = Check(float(mean), tk * se, compare, target, atol if compare == "equal" else 0.0,
-                  scale=target)
+    check = Check(float(mean), _half(tk, se, truth), compare, target,
+                  atol if compare == "equal" else 0.0, scale=target)
     return check, (f"{_bound(compare, target, k, atol)} (t({k:g}) = {tk:.3g}: the t quantile "
-                   f"at Phi({k:g}), {n - 1} df), SE = {se_rule}")
+                   f"at Phi({k:g}), {n - 1} df), {_se_text(se_rule, truth)}")
 
 
-def compared(d: pd.Series, target: float, k: float, atol: float, compare: str
-             ) -> tuple[Check, float, str]:
-    """``d`` (per repetition) against ``target`` (:func:`mean_check`, SE = sd / sqrt(R)).
-    Returns (the check, SE, the test as the scorecard states it)."""
+def _half(tk: float, se: float, truth: tuple[float, float] | None) -> float:
+    """t' SE, or with ``truth`` (its SE, the floor) :func:`half_width`."""
+    return float(half_width(tk, se, *(truth or (0.0, 0.0))))
+
+
+def _se_text(se_rule: str, truth: tuple[float, float] | None) -> str:
+    """The SE as the scorecard states it: ``se_rule``, or with ``truth`` every part
+    (:func:`imlbench.metrics.truth_tolerance.tolerance_parts`)."""
+    return f"SE = {se_rule}" if truth is None else tolerance_parts(*truth, se_rule)
+
+
+def truth_of(*terms: tuple[Sample, float, pd.Index]) -> tuple[float, float] | None:
+    """The truth's SE and the floating-point floor of sum_k c_k mean_k, mean_k the mean of
+    sample k over the repetitions reps_k, for ``terms`` (sample, c_k, reps_k)
+    (:func:`imlbench.metrics.truth_tolerance.truth_of_means` of the samples that read a
+    truth or a closed form; None when none does)."""
+    parts = [(s.truth, c, reps) for s, c, reps in terms if s.truth is not None]
+    return truth_of_means(*parts) if parts else None
+
+
+def compared(d: pd.Series, target: float, k: float, atol: float, compare: str,
+             truth: tuple[float, float] | None = None) -> tuple[Check, float, str]:
+    """``d`` (per repetition) against ``target`` (:func:`mean_check`, SE = sd / sqrt(R); with
+    ``truth``, widened by the truth's SE and the floating-point floor). Returns (the check,
+    SE, the test as the scorecard states it)."""
     mean, se = mean_and_se(d)
-    check, tolerance = mean_check(mean, se, len(d), target, k, atol, compare)
+    check, tolerance = mean_check(mean, se, len(d), target, k, atol, compare, truth=truth)
     return check, se, tolerance
 
 
@@ -281,7 +317,8 @@ def one_sample(a: Sample, value: float, *, k: float, compare: str, atol: float =
                ) -> Judged:
     """The mean of ``a`` over its repetitions against ``value`` (see the module doc)."""
     mean, se, n = a.moments()
-    check, tolerance = mean_check(mean, se, n, value, k, atol, compare, _se_rule(a))
+    check, tolerance = mean_check(mean, se, n, value, k, atol, compare, _se_rule(a),
+                                  truth_of((a, 1.0, a.values.index)))
     return Judged(f"{a.what}: {mean:.4g} (SE {se:.3g}, {n} reps{a.note})", tolerance, check)
 
 
@@ -297,7 +334,8 @@ def paired(a: Sample, b: Sample, other: str, value: float, *, k: float, compare:
         return why
     diff = Sample(d, a.what, inflation=max(a.inflation, b.inflation))
     mean, se, n = diff.moments()
-    check, tolerance = mean_check(mean, se, n, value, k, atol, compare, _se_rule(diff))
+    check, tolerance = mean_check(mean, se, n, value, k, atol, compare, _se_rule(diff),
+                                  truth_of((a, 1.0, d.index), (b, -1.0, d.index)))
     return Judged(
         f"{a.what}: {a.values.mean():.4g} against {b.values.mean():.4g} in {other}"
         f"{a.note}; paired difference {d.mean():.4g} (SE {se:.3g}, {len(d)} reps)",
@@ -310,6 +348,14 @@ def independent_se(*ses: Any) -> np.ndarray:
     their squares."""
     return np.sqrt(sum(s**2 if isinstance(s, pd.Series) else np.asarray(s, dtype=float) ** 2
                        for s in ses))
+
+
+def half_width(tk: Any, se: Any, truth_se: Any, floor: Any) -> np.ndarray:
+    """The half-width of an estimate's interval against a truth, elementwise: t' sqrt(SE^2 +
+    SE_truth^2) + floor, the estimate's SE and the truth's Monte Carlo SE from independent
+    draws (:func:`independent_se`) and the floating-point floor
+    (:mod:`imlbench.metrics.truth_tolerance`)."""
+    return np.asarray(tk, dtype=float) * independent_se(se, truth_se) + floor
 
 
 def sd_se(sd: float, n: int) -> float:
@@ -341,12 +387,13 @@ def difference(a: Sample, b: Sample, other: str, value: float, *, k: float, comp
     d, se = ma - mb, float(independent_se(sa, sb))
     tk = float(t_multiplier(k, df))
     atol = atol if compare == "equal" else 0.0
+    truth = truth_of((a, 1.0, a.values.index), (b, -1.0, b.values.index))
     return Judged(
         f"{a.what}: {ma:.4g} (SE {sa:.3g}, {a.moments()[2]} reps) minus {mb:.4g} in {other} "
         f"(SE {sb:.3g}, {b.moments()[2]} reps) = {d:.4g}{a.note}",
-        f"{_bound(compare, value, k, atol, 'd')} (t({k:g}) = {tk:.3g}, {df} df; SE = "
-        f"sqrt(SE_a^2 + SE_b^2), SE = sd over reps / sqrt(reps))",
-        Check(d, tk * se, compare, value, atol, scale=max(abs(ma), abs(mb))))
+        f"{_bound(compare, value, k, atol, 'd')} (t({k:g}) = {tk:.3g}, {df} df; "
+        f"{_se_text('sqrt(SE_a^2 + SE_b^2), SE = sd over reps / sqrt(reps)', truth)})",
+        Check(d, _half(tk, se, truth), compare, value, atol, scale=max(abs(ma), abs(mb))))
 
 
 def log_ratio(a: Sample, b: Sample, other: str, value: float, *, k: float, compare: str,
@@ -358,9 +405,11 @@ def log_ratio(a: Sample, b: Sample, other: str, value: float, *, k: float, compa
     if pairs is not None and len(pairs) >= 2:
         va, vb = pairs.iloc[:, 0], pairs.iloc[:, 1]
         ma, mb, n = float(va.mean()), float(vb.mean()), len(pairs)
+        reps_a = reps_b = pairs.index
     else:
         pairs = None
         (ma, sa), (mb, sb), df = _two_means(a, b)
+        reps_a, reps_b = a.values.index, b.values.index
     if ma <= 0 or mb <= 0:
         return NoData(f"a log ratio needs positive means; {a.what} has {ma:.3g} against "
                       f"{mb:.3g} in {other}")
@@ -375,14 +424,16 @@ def log_ratio(a: Sample, b: Sample, other: str, value: float, *, k: float, compa
     ratio = float(np.log(ma / mb))
     tk = float(t_multiplier(k, df))
     target, widen = float(np.log(value)), float(np.log1p(margin)) if compare == "equal" else 0.0
+    truth = truth_of((a, 1 / ma, reps_a), (b, -1 / mb, reps_b))
     return Judged(
         f"{a.what}: {ma:.4g} over {mb:.4g} in {other} ({counts}): ratio "
         f"{np.exp(ratio):.3g}{a.note}",
         f"{_bound(compare, round(target, 4), k, 0.0, 'log ratio')}"
         + (f" + log(1 + {margin:g})" if widen else "")
-        + f" (t({k:g}) = {tk:.3g}, {df} df; delta-method SE of the log ratio of two means "
-          f"over repetitions, {rule})",
-        Check(ratio, tk * se, compare, target, widen, scale=1.0))
+        + f" (t({k:g}) = {tk:.3g}, {df} df; "
+          + _se_text(f"the delta-method SE of the log ratio of two means over repetitions, "
+                     f"{rule}", truth) + ")",
+        Check(ratio, _half(tk, se, truth), compare, target, widen, scale=1.0))
 
 
 def spread(values: pd.DataFrame | np.ndarray) -> float:
@@ -431,18 +482,23 @@ def spread_ratio(a: Sample, b: Sample, other: str, value: float, *, k: float, co
 
 
 def prediction_check(v: pd.Series, value: float, k: float, atol: float,
-                     runs: int = 1) -> tuple[Check, str]:
+                     runs: int = 1, truth: tuple[float, float] | None = None
+                     ) -> tuple[Check, str]:
     """``v`` (one value per repetition) against a number printed from one run or as the mean
     of ``runs`` runs: |mean - value| <= t' sd sqrt(1/runs + 1/R) + atol, the prediction
-    interval of the mean of ``runs`` further runs; the check and its tolerance text."""
+    interval of the mean of ``runs`` further runs; with ``truth`` (the truth's SE and the
+    floating-point floor of a statistic read against a truth), t' sqrt(sd^2 (1/runs + 1/R)
+    + SE_truth^2) + floor + atol (:func:`half_width`). The check and its tolerance text."""
     sd = float(v.std())
     tk = float(t_multiplier(k, len(v) - 1))
-    half = tk * sd * np.sqrt(1 / runs + 1 / len(v))
+    half = _half(tk, sd * np.sqrt(1 / runs + 1 / len(v)), truth)
     one_or_mean = "one run" if runs == 1 else f"the mean of {runs} runs"
+    spread = f"sd sqrt({'1' if runs == 1 else f'1/{runs}'} + 1/reps)"
     return (Check(float(v.mean()), half, "equal", value, atol, scale=value),
-            f"|mean - {value:g}| <= t({k:g}) sd sqrt({'1' if runs == 1 else f'1/{runs}'} + "
-            f"1/reps) + {atol:g} = {half + atol:.3g} (t({k:g}) = {tk:.3g}: the t quantile at "
-            f"Phi({k:g}), {len(v) - 1} df; the prediction interval of {one_or_mean})")
+            f"|mean - {value:g}| <= t({k:g}) {spread if truth is None else 'SE'} + {atol:g} = "
+            f"{half + atol:.3g} (t({k:g}) = {tk:.3g}: the t quantile at Phi({k:g}), "
+            f"{len(v) - 1} df; the prediction interval of {one_or_mean})"
+            + ("" if truth is None else f", {_se_text(spread, truth)}"))
 
 
 def prediction(a: Sample, value: float, *, k: float, atol: float = 0.0, runs: int = 1
@@ -451,7 +507,7 @@ def prediction(a: Sample, value: float, *, k: float, atol: float = 0.0, runs: in
     if a.summary is not None:
         return NoData(f"a prediction interval needs the repetitions; {a.what} comes summarised")
     v = a.values.dropna()
-    check, tolerance = prediction_check(v, value, k, atol, runs)
+    check, tolerance = prediction_check(v, value, k, atol, runs, truth_of((a, 1.0, v.index)))
     return Judged(f"{a.what}: {v.mean():.4g} (sd {v.std():.3g} over {len(v)} reps, from "
                   f"{v.min():.4g} to {v.max():.4g}){a.note}", tolerance, check)
 

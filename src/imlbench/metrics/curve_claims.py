@@ -7,7 +7,10 @@ statistic per repetition and compares its mean over the repetitions R with the c
 the tolerance is t' SE + atol with SE = sd over the repetitions / sqrt(R) and t' the Student-t
 quantile with R - 1 degrees of freedom at the normal probability of ``k``
 (:func:`imlbench.stats.t_multiplier`), as the SE is estimated from the repetitions. Both are
-written into the scorecard row.
+written into the scorecard row. ``curve_slope`` and ``curve_error`` compare with a truth or a
+closed form: their half-width is t' sqrt(SE^2 + SE_truth^2) + floor, the truth's Monte Carlo
+SE carried into the statistic and the floating-point floor of its values
+(:mod:`imlbench.metrics.truth_tolerance`), and their rows say so.
 
 ``curve_slope``      the least-squares slope over the grid points with x in [lo, hi] equals
                      ``value``: |mean - value| <= t' SE + atol; with ``truth``, the slope of
@@ -52,6 +55,7 @@ from imlbench.metrics.claims import (
 )
 from imlbench.metrics.contrasts import compared, prediction_check
 from imlbench.metrics.truth_errors import TRUTH, against_truth
+from imlbench.metrics.truth_tolerance import fp_floor, truth_se_of
 from imlbench.params import (
     choice,
     feature_name,
@@ -100,13 +104,35 @@ def feature_curves(claim: dict, t: Tables, learner: str, method: str) -> pd.Data
     return c.groupby(["rep", "x"], as_index=False)["value"].mean()
 
 
+def slope_parts(curves: pd.DataFrame, lo: float, hi: float) -> pd.DataFrame:
+    """Per repetition (the index), over the curve's points with x in [lo, hi] (repetitions
+    with fewer than two distinct such x left out): its least-squares slope sum_i w_i v_i,
+    w_i = (x_i - mean x) / sum (x - mean x)^2 (``slope``); the truth's Monte Carlo SE
+    carried into it, sum_i |w_i| se_i (``truth_se``, :func:`imlbench.metrics.
+    truth_tolerance.truth_se_of`; 0 without a column ``truth_se``); and its floating-point
+    floor, :func:`imlbench.metrics.truth_tolerance.fp_floor` of the largest value compared
+    (column ``size``, else ``value``) times sum_i |w_i| (``floor``)."""
+    inside = curves[(curves["x"] >= lo) & (curves["x"] <= hi)]
+    rows = {}
+    for rep, g in inside.groupby("rep"):
+        x = g["x"].to_numpy(float)
+        if len(np.unique(x)) < 2:
+            continue
+        xc = x - x.mean()
+        w = xc / (xc @ xc)
+        size = np.abs(g["size" if "size" in g else "value"].to_numpy(float)).max()
+        tse = g["truth_se"].to_numpy(float) if "truth_se" in g else np.zeros(len(g))
+        rows[rep] = {"slope": float(w @ g["value"].to_numpy(float)),
+                     "truth_se": truth_se_of(w, tse),
+                     "floor": float(fp_floor(size * np.abs(w).sum()))}
+    return pd.DataFrame.from_dict(rows, orient="index",
+                                  columns=["slope", "truth_se", "floor"]).dropna()
+
+
 def _slopes(curves: pd.DataFrame, lo: float, hi: float) -> pd.Series:
     """Per repetition, the least-squares slope of the curve over its points with x in
-    [lo, hi] (repetitions with fewer than two such points left out)."""
-    inside = curves[(curves["x"] >= lo) & (curves["x"] <= hi)]
-    s = pd.Series({rep: ls_slope(g["x"], g["value"]) for rep, g in inside.groupby("rep")},
-                  dtype=float)
-    return s.dropna()
+    [lo, hi] (:func:`slope_parts`)."""
+    return slope_parts(curves, lo, hi)["slope"]
 
 
 def _few_reps(stat: pd.Series, of: str, curves: pd.DataFrame, where: str) -> str:
@@ -123,25 +149,30 @@ COMPARE = {"compare": choice("equal", COMPARES)}
 
 
 def compared_row(claim: dict, learner: str, method: str, d: pd.Series, what: str, *,
-                 value: float, compare: str, atol: float = 0.0, more: str = "") -> dict:
+                 value: float, compare: str, atol: float = 0.0, more: str = "",
+                 truth: tuple[float, float] | None = None) -> dict:
     """The row of ``d`` (per repetition) against ``value`` as ``compare`` says
-    (:func:`compared`, with the claim's ``k``): "<what>: mean (SE, reps<more>)"."""
-    check, se, tolerance = compared(d, value, claim["k"], atol, compare)
+    (:func:`compared`, with the claim's ``k``; ``truth``: the truth's SE and the
+    floating-point floor of a comparison with a truth or closed form): "<what>: mean (SE,
+    reps<more>)"."""
+    check, se, tolerance = compared(d, value, claim["k"], atol, compare, truth)
     return claim_row(claim, learner, method,
                      f"{what}: {d.mean():.4g} (SE {se:.3g}, {len(d)} reps{more})", tolerance,
                      check)
 
 
 def _claimed_row(claim: dict, curves: pd.DataFrame, learner: str, method: str, d: pd.Series,
-                 bad: str, of: str, what: str, more: str = "") -> dict | NoData:
+                 bad: str, of: str, what: str, more: str = "",
+                 truth: tuple[float, float] | None = None) -> dict | NoData:
     """The row of ``d`` (per repetition, from ``curves``) against the claim's ``value`` as its
-    ``compare`` says, widened by its ``atol``; without data when the claim is ``bad`` (why) or
-    ``d`` has fewer than 2 repetitions (those with ``of``)."""
+    ``compare`` says, widened by its ``atol`` (and by ``truth``, :func:`compared_row`);
+    without data when the claim is ``bad`` (why) or ``d`` has fewer than 2 repetitions
+    (those with ``of``)."""
     why = bad or _few_reps(d, of, curves, _where(claim, learner, method))
     if why:
         return NoData(why)
     return compared_row(claim, learner, method, d, what, value=claim["value"],
-                        compare=claim["compare"], atol=claim["atol"], more=more)
+                        compare=claim["compare"], atol=claim["atol"], more=more, truth=truth)
 
 
 def _bad_range(claim: dict, lo: float, hi: float, inner: float | None = None) -> str:
@@ -163,7 +194,8 @@ def truth_gaps(claim: dict, t: Tables, learner: str, method: str) -> pd.DataFram
     if r.empty:
         return NoData(f"the estimates of {_where(claim, learner, method)} hold no curve of "
                       f"feature {claim['feature']} within its {claim['truth']} truth")
-    return r[["rep", "x", "error"]].rename(columns={"error": "value"})
+    return r.assign(value=r["error"], size=np.maximum(r["estimate"].abs(), r["truth"].abs()))[
+        ["rep", "x", "value", "truth_se", "size"]]
 
 
 @claim_kind("curve_slope", params={"feature": feature_name(), "range": RANGE, "value": number(),
@@ -175,16 +207,21 @@ def curve_slope(claim: dict, t: Tables) -> list[dict]:
     SE = sd of the slopes over the R repetitions / sqrt(R), t' the Student-t quantile with
     R - 1 df at Phi(k). With ``truth`` (an estimand of the scenario's truths, e.g.
     ``interventional``), the statistic is the slope of curve minus truth at the curve's points
-    (:func:`truth_gaps`): the curve's slope less the truth's, 0 when they are parallel."""
+    (:func:`truth_gaps`): the curve's slope less the truth's, 0 when they are parallel. The
+    half-width t' SE becomes t' sqrt(SE^2 + SE_truth^2) + floor (:func:`slope_parts`: the
+    truth's Monte Carlo SE in the slope, 0 without ``truth``, and the floating-point floor,
+    so that an exact slope equal to ``value`` up to rounding reproduces)."""
     lo, hi = claim["range"]
     less = "" if claim["truth"] is None else f" minus its {claim['truth']} truth"
 
     def one(claim: dict, curves: pd.DataFrame, learner: str, method: str) -> dict | NoData:
-        s = _slopes(curves, lo, hi)
+        parts = slope_parts(curves, lo, hi)
+        s = parts["slope"]
         return _claimed_row(claim, curves, learner, method, s, _bad_range(claim, lo, hi),
                             f"2 grid points in [{lo:g}, {hi:g}]",
                             f"slope of {claim['feature']}{less} on [{lo:g}, {hi:g}]",
-                            f", from {s.min():.4g} to {s.max():.4g}")
+                            f", from {s.min():.4g} to {s.max():.4g}",
+                            truth=(float(parts["truth_se"].mean()), float(parts["floor"].max())))
 
     return per_combo(claim, t, feature_curves if claim["truth"] is None else truth_gaps, one)
 
@@ -406,6 +443,27 @@ def anchored_errors(rep: pd.DataFrame, at: float | None) -> tuple[np.ndarray, fl
     return est - truth, float(truth.max() - truth.min())
 
 
+def measure_truth_se(rep: pd.DataFrame, at: float | None, e: np.ndarray, measure: str
+                     ) -> float:
+    """The truth's Monte Carlo SE carried into one repetition's error measure M (the RMS or
+    the largest |e| of :func:`anchored_errors`' errors ``e``, before any division by the
+    truth's range), first order: sum_j |dM/dt_j| se_j (:func:`imlbench.metrics.
+    truth_tolerance.truth_se_of`), dM/dt_j = -(g_j - a_j sum_i g_i) with g = dM/de
+    (e_i / (n RMS) for ``rms``; the sign of e at the largest |e| for ``sup``) and a_j the
+    weight of point j in the truth read at the anchor (linear between the points)."""
+    rep = rep.sort_values("x")
+    x, n = rep["x"].to_numpy(float), len(e)
+    x0 = x[0] if at is None else at
+    a = np.array([np.interp(x0, x, unit) for unit in np.eye(n)])
+    if measure == "rms":
+        rms = float(np.sqrt(np.mean(e**2)))
+        g = e / (n * rms) if rms > 0 else np.zeros(n)
+    else:
+        g = np.zeros(n)
+        g[np.argmax(np.abs(e))] = np.sign(e[np.argmax(np.abs(e))])
+    return truth_se_of(g - a * g.sum(), rep["truth_se"].to_numpy(float))
+
+
 @claim_kind("curve_error", params={
     "feature": feature_name(), "measure": choice("rms", ("rms", "sup")), "max": number(minimum=0),
     "relative": flag(True), "at": number(None, nullable=True), "k": TOLERANCE["k"], **TRUTH})
@@ -417,8 +475,11 @@ def curve_error(claim: dict, t: Tables) -> list[dict]:
     (``metrics/truth_error_reps.parquet``, or :func:`imlbench.metrics.truth_errors.
     against_truth`); the error is the RMS (``measure: rms``) or the
     largest |e| (``sup``), divided by the truth's range over those points when ``relative``.
-    Holds when mean + t' SE < ``max`` (one-sided), SE = sd over the R repetitions /
-    sqrt(R), t' the Student-t quantile with R - 1 df at Phi(k). Both measures are reported."""
+    Holds when mean + t' sqrt(SE^2 + SE_truth^2) + floor < ``max`` (one-sided), SE = sd over
+    the R repetitions / sqrt(R), t' the Student-t quantile with R - 1 df at Phi(k), SE_truth
+    the truth's Monte Carlo SE carried into the measure (:func:`measure_truth_se`, averaged
+    over the repetitions) and floor the floating-point floor of the values (largest over the
+    repetitions). Both measures are reported."""
     k, bound, at = claim["k"], claim["max"], claim["at"]
 
     def compared_curve(claim: dict, t: Tables, learner: str, method: str
@@ -434,17 +495,21 @@ def curve_error(claim: dict, t: Tables) -> list[dict]:
         return r
 
     def one(claim: dict, r: pd.DataFrame, learner: str, method: str) -> dict | NoData:
-        stats = {"rms": [], "sup": []}
+        stats = {"rms": [], "sup": [], "truth_se": [], "floor": []}
         for _, rep in r.groupby("rep"):
             e, span = anchored_errors(rep, at)
             scale = span if claim["relative"] and span > 0 else 1.0
             stats["rms"].append(float(np.sqrt(np.mean(e**2))) / scale)
             stats["sup"].append(float(np.abs(e).max()) / scale)
+            stats["truth_se"].append(measure_truth_se(rep, at, e, claim["measure"]) / scale)
+            size = np.maximum(rep["estimate"].abs(), rep["truth"].abs()).max()
+            stats["floor"].append(float(fp_floor(size / scale)))
         d = pd.Series(stats[claim["measure"]])
         if len(d) < 2:
             return NoData(_few_reps(
                 d, "a curve", r, _where(claim, learner, method)))
-        ok, se, tol = compared(d, bound, k, 0.0, "below")
+        ok, se, tol = compared(d, bound, k, 0.0, "below",
+                               (float(np.mean(stats["truth_se"])), max(stats["floor"])))
         unit = " of the truth's range" if claim["relative"] else ""
         rms, sup = np.mean(stats["rms"]), np.mean(stats["sup"])
         return claim_row(

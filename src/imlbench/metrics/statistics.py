@@ -10,6 +10,13 @@ vector per repetition for a spread.
                   given (a step), read linearly between its points; repetitions whose curve
                   does not span the points are left out
 ``curve_slope``   the least-squares slope of the curve over its points with x in ``range``
+                  (:func:`imlbench.metrics.curve_claims.slope_parts`)
+
+Both may be compared with a closed-form value (the step of an exact ALE, the slope of a true
+PD): they carry their floating-point floor (``Sample.truth``, a closed form having no Monte
+Carlo SE; :func:`imlbench.metrics.truth_tolerance.fp_floor`), of the curve's largest |value|
+times the sum of the |weights| of the values they combine (1 for a value, 2 for a step, sum
+|w_i| for a slope), so that an exact curve equal to the value up to rounding reproduces.
 ``curve_points``  the curve at ``points`` equidistant x over ``range`` (default: the span
                   every repetition covers), one vector per repetition (for a spread)
 ``importance``    the importance of ``feature``
@@ -24,6 +31,8 @@ import pandas as pd
 from imlbench.curves import rep_curves, values_at
 from imlbench.metrics.claims import NoData, Tables
 from imlbench.metrics.contrasts import Cell, Sample, statistic
+from imlbench.metrics.curve_claims import slope_parts
+from imlbench.metrics.truth_tolerance import TruthPart, fp_floor
 from imlbench.params import feature_name, integer, items, number, text
 
 RANGE = items(number(), length=2)
@@ -74,7 +83,9 @@ def curve_value(cell: Cell, t: Tables) -> Sample | NoData:
     if minus is not None:
         v = v - values_at(curves, minus).iloc[:, 0]
     what = f"value at {at:g}" if minus is None else f"change from {minus:g} to {at:g}"
-    return Sample(v.dropna(), f"{p['feature']}: {what}")
+    size = curves.abs().max(axis=1) * (1 if minus is None else 2)
+    return Sample(v.dropna(), f"{p['feature']}: {what}",
+                  truth=TruthPart.exact(pd.Series(fp_floor(size), index=curves.index)))
 
 
 @statistic("curve_slope", params={"feature": feature_name(), "range": RANGE})
@@ -84,9 +95,11 @@ def curve_slope(cell: Cell, t: Tables) -> Sample | NoData:
     if isinstance(curves, NoData):
         return curves
     lo, hi = cell.params["range"]
-    s = ls_slopes(curves, lo, hi)
+    parts = slope_parts(curves.stack().dropna().rename("value").reset_index(), lo, hi)
+    s = parts["slope"]
     return Sample(s, f"slope of {cell.params['feature']} on [{lo:g}, {hi:g}]",
-                  f", from {s.min():.4g} to {s.max():.4g}" if len(s) else "")
+                  f", from {s.min():.4g} to {s.max():.4g}" if len(s) else "",
+                  truth=TruthPart.exact(parts["floor"]))
 
 
 @statistic("curve_points", params={"feature": feature_name(), "range": SPAN,

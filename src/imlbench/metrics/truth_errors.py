@@ -82,7 +82,13 @@ from imlbench.metrics.claims import (
     per_combo,
     select_rows,
 )
-from imlbench.metrics.contrasts import compared, independent_se
+from imlbench.metrics.contrasts import compared, half_width
+from imlbench.metrics.truth_tolerance import (
+    TruthPart,
+    fp_floor,
+    tolerance_parts,
+    truth_se_of,
+)
 from imlbench.params import choice, feature_names, flag, items, number, study_name
 from imlbench.stats import t_multiplier
 
@@ -414,31 +420,48 @@ def _missing(table: pd.DataFrame, claim: dict, learner: str, method: str) -> str
                                      **SELECT})
 def matches_truth(claim: dict, t: Tables) -> list[dict]:
     """The estimate equals the truth (its own estimand, or the claim's ``truth``): at every
-    selected (feature, x), |bias| <= k' SE + atol, SE = sqrt(se^2 + truth_se^2): se = sd of the
-    error over the repetitions / sqrt(reps), and the truth's own Monte Carlo SE (0 for closed
-    forms); k' is the Student-t quantile with reps - 1 degrees of freedom at the normal
-    probability of k (:func:`imlbench.stats.t_multiplier`), as the SE is estimated from the
-    repetitions. Needs two repetitions or more at every point. Verdict and power per
+    selected (feature, x), |bias| <= t' sqrt(se^2 + truth_se^2) + floor + atol
+    (:func:`imlbench.metrics.contrasts.half_width`): se = sd of the error over the
+    repetitions / sqrt(reps), truth_se the truth's own Monte Carlo SE (0 for closed forms),
+    floor the floating-point floor of the curve's values (:func:`imlbench.metrics.
+    truth_tolerance.fp_floor` of the largest |mean estimate| or |truth| of the feature over
+    the selected points: centring and accumulating round at that scale), so that an exact
+    estimate equal to its truth up to rounding reproduces; t' is the Student-t quantile with
+    reps - 1 degrees of freedom at the normal probability of k (:func:`imlbench.stats.
+    t_multiplier`), as the SE is estimated from the repetitions. At a point of one
+    repetition the estimate's SE is unknown: it passes when |bias| <= k truth_se + floor +
+    atol (the interval without the estimate's SE is narrower, so the pass stands), else the
+    row has no data (an SE needs 2 repetitions). Verdict and power per
     :class:`imlbench.metrics.claims.Check` (relative to the truth's range over the points)."""
     k, atol = claim["k"], claim["atol"]
 
     def one(claim: dict, r: pd.DataFrame, learner: str, method: str) -> dict | NoData:
-        if (r["reps"] < 2).any():
-            return NoData(f"an SE needs 2 repetitions or more; {r['reps'].min()} at some point "
-                          f"of {claim['where']['scenario']}/{learner}/{method}")
-        se = independent_se(r["se"], r["truth_se"])
-        half = t_multiplier(k, r["reps"] - 1) * se
-        excess = r["bias"].abs() - half - atol
+        single = (r["reps"] < 2).to_numpy()
+        tk = np.where(single, k, t_multiplier(k, np.maximum(r["reps"] - 1, 1)))
+        size = np.maximum(r["mean"].abs(), r["truth"].abs())
+        floor = fp_floor(size.groupby(r["feature"]).transform("max").to_numpy(float))
+        se = np.where(single, 0.0, r["se"].to_numpy(float))
+        half = half_width(tk, se, r["truth_se"].to_numpy(float), floor)
+        excess = pd.Series(r["bias"].abs().to_numpy(float) - half - atol, index=r.index)
         w = r.loc[excess.idxmax()]
         at = w["feature"] if np.isnan(w["x"]) else f"{w['feature']} x={w['x']:.3g}"
+        where = f"{claim['where']['scenario']}/{learner}/{method}"
+        if (excess[single] > 0).any():
+            return NoData(f"an SE needs 2 repetitions or more; {where} has 1 at some point, "
+                          f"where its bias exceeds rounding and the truth's Monte Carlo error "
+                          f"(largest excess {excess[single].max():.3g})")
+        one_rep = (f"; at points of 1 repetition SE_est is unknown, taken as 0 with t = {k:g}"
+                   f" (a pass needs agreement within rounding and the truth's error)"
+                   if single.any() else "")
         return claim_row(
             claim, learner, method,
             f"largest |bias| relative to its tolerance: {abs(w['bias']):.4g} at {at} (SE "
-            f"{se[excess.idxmax()]:.3g}, truth {w['truth']:.4g}); {len(r)} points, "
-            f"{int(r['reps'].min())} reps, largest RMSE {r['rmse'].max():.4g}",
+            f"{r.loc[excess.idxmax(), 'se']:.3g}, truth SE {w['truth_se']:.3g}, truth "
+            f"{w['truth']:.4g}); {len(r)} points, {int(r['reps'].min())} reps, largest RMSE "
+            f"{r['rmse'].max():.4g}",
             f"|bias| <= t({k:g}) SE + {atol:g} at every point (t({k:g}): the t quantile at "
-            f"Phi({k:g}), {int(r['reps'].min()) - 1} df), SE = sqrt((sd over reps)^2 / reps "
-            f"+ truth SE^2)",
+            f"Phi({k:g}), {int(r['reps'].clip(lower=2).min()) - 1} df), "
+            f"{tolerance_parts(r['truth_se'].to_numpy(float), floor)}{one_rep}",
             Check(r["bias"].to_numpy(float), np.asarray(half, dtype=float), "equal", 0.0, atol,
                   scale=float(r["truth"].max() - r["truth"].min())),
         )
@@ -468,6 +491,59 @@ def error_by_rep(reps: pd.DataFrame, error: str, relative: bool) -> pd.Series:
     return reps.groupby("rep")[columns].apply(one).astype(float)
 
 
+def error_truth_terms(reps: pd.DataFrame, error: str, relative: bool) -> pd.DataFrame:
+    """Per repetition and point of ``reps`` (rows as :func:`error_by_rep` reads them): how its
+    error E_r moves with the truth value there, first order (``grad`` = dE_r / dt_i: -2 e_i / n
+    for ``mse``, -e_i / (n E_r) for ``rmse``, divided as :func:`error_by_rep` divides; with
+    anchor ``mean`` every anchored error of a feature moves with each of its t_j, which
+    centres the derivative over the feature's points), the truth's Monte Carlo SE there
+    (``truth_se``) and the size of E_r's values for its floating-point floor (``scale``: the
+    largest |estimate| or |truth| of the repetition, squared for ``mse``, divided like E_r);
+    columns rep, feature, x and these."""
+    power = 2 if error == "mse" else 1
+    parts = []
+    for rep, g in reps.groupby("rep", sort=False):
+        e, n = g["error"].to_numpy(float), len(g)
+        value = float(np.sqrt(np.mean(e**2)))
+        grad = -2 * e / n if error == "mse" else -e / (n * value) if value > 0 else 0 * e
+        span = float(g["span"].iloc[0]) if relative else 1.0
+        unit = (span if span > 0 else 1.0) ** power
+        size = float(np.maximum(g["estimate"].abs(), g["truth"].abs()).max())
+        grad = pd.Series(grad / unit, index=g.index)
+        if (g["anchor"] == "mean").all():
+            grad -= grad.groupby(g["feature"]).transform("mean")
+        parts.append(g[["feature", "x", "truth_se"]].assign(
+            rep=rep, grad=grad, scale=size**power / unit))
+    return pd.concat(parts, ignore_index=True)
+
+
+def error_truth_part(reps: pd.DataFrame, error: str, truth: str) -> TruthPart:
+    """How the error per repetition of ``reps`` (:func:`error_by_rep`, not relative) reads
+    its truth, for the kit's tests of a statistic (``Sample.truth``): the derivatives of
+    :func:`error_truth_terms`, each truth value named by ``truth`` (where it lies, e.g.
+    scenario and estimand), its feature and x."""
+    terms = error_truth_terms(reps, error, False)
+    return TruthPart.of_terms(terms.assign(
+        point=f"{truth} " + terms["feature"].astype(str) + " x=" + terms["x"].map(repr)))
+
+
+def paired_truth_parts(a: pd.DataFrame, b: pd.DataFrame, reps: pd.Index
+                       ) -> tuple[float, float]:
+    """The truth's SE and the floating-point floor of the mean over ``reps`` of the paired
+    difference E_r(a) - E_r(b) (rows of :func:`error_truth_terms` of both): per repetition,
+    sum_i |grad_a,i - grad_b,i| se_i over the points of either (a point of one alone counts
+    with its own derivative; the truth is one for both, so its error largely cancels where
+    both read it), averaged over the repetitions (:func:`imlbench.metrics.truth_tolerance.
+    truth_se_of`, the bound for any correlation); the floor of the largest ``scale``."""
+    both = a.merge(b, on=["rep", "feature", "x"], how="outer", suffixes=("_a", "_b"))
+    both = both[both["rep"].isin(reps)]
+    grad = both["grad_a"].fillna(0.0) - both["grad_b"].fillna(0.0)
+    tse = both["truth_se_a"].combine_first(both["truth_se_b"])
+    per_rep = [truth_se_of(grad[i], tse[i]) for i in both.groupby("rep").indices.values()]
+    scale = np.nanmax(both[["scale_a", "scale_b"]].to_numpy(float)) if len(both) else 0.0
+    return float(np.mean(per_rep)) if per_rep else 0.0, float(fp_floor(scale))
+
+
 def _needs_truth(claim: Mapping) -> list[tuple[str, str]]:
     if claim.get("points", "estimate") == "estimate":
         if claim.get("relative"):
@@ -492,9 +568,11 @@ def closer_to_truth(claim: dict, t: Tables) -> list[dict]:
     estimate``, the summaries' tables) or at the truth's (``points: truth``,
     :func:`at_truth_points`, with a named ``truth``; there ``relative`` divides each error by
     the truth's range over the repetition's points); reproduced when
-    mean(d) + t' SE(d) < 0, the kit's one-sample test of the paired differences
-    (:func:`imlbench.metrics.contrasts.compared`: SE(d) = sd(d) / sqrt(reps), t' the Student-t
-    quantile with reps - 1 degrees of freedom at the normal probability of ``k``)."""
+    mean(d) + t' sqrt(SE(d)^2 + SE_truth^2) + floor < 0, the kit's one-sample test of the
+    paired differences (:func:`imlbench.metrics.contrasts.compared`: SE(d) = sd(d) /
+    sqrt(reps), t' the Student-t quantile with reps - 1 degrees of freedom at the normal
+    probability of ``k``), widened by the truth's Monte Carlo SE in mean(d) and the
+    floating-point floor (:func:`paired_truth_parts`)."""
     k, than, error = claim["k"], claim["than"], claim["error"]
     name = error.upper() + (" / the truth's range" if claim["relative"] else "")
 
@@ -505,7 +583,9 @@ def closer_to_truth(claim: dict, t: Tables) -> list[dict]:
         if len(d) < 2:
             return NoData(f"a paired comparison needs 2 common repetitions or more; {method} "
                           f"and {than} share {len(d)}")
-        check, se, tolerance = compared(d, 0.0, k, 0.0, "below")
+        truth = paired_truth_parts(
+            *(error_truth_terms(r, error, claim["relative"]) for r in ab), d.index)
+        check, se, tolerance = compared(d, 0.0, k, 0.0, "below", truth)
         return claim_row(
             claim, learner, method,
             f"mean {name} {method} {err_a[d.index].mean():.4g} vs {than} "

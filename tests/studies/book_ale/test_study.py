@@ -238,6 +238,23 @@ def test_surface_claims_against_eq_6_13():
     assert "no surface" in _run("book_ale.surface_flat", curves, max=1e-9)["reason"]
 
 
+
+@pytest.mark.parametrize(("off", "verdict"), [(1e-12, REPRODUCED), (1e-6, NOT_REPRODUCED)])
+def test_an_exact_2d_ale_has_the_slope_1_up_to_rounding_only(off, verdict):
+    # (1 + off) times eq. 6.13 in each of 3 repetitions (SE 0): the slope on the closed form
+    # is 1 + off; the half-width is the floating-point floor alone (1e-9 of the surface's
+    # size times the sum of the slope's |weights|, about 1e-9 here), which 1e-12 clears and
+    # 1e-6 does not
+    x, z = np.linspace(0, 0.5, 6), np.linspace(3, 7, 7)
+    X, Z = np.meshgrid(x, z, indexing="ij")
+    theory = ale_book_ch6_second_order(AleBookCh6("multiplicative", a=0.0, b=0.5, mu=5.0,
+                                                  sd=1.0), X, Z)
+    t = _tables(_surface([(1 + off) * theory] * 3, x, z))
+    row = _contrast("book_ale.ale2_on_theory", t, a=0.0, b=0.5, mu=5.0, sd=1.0, value=1.0)
+    assert row["verdict"] == verdict
+    assert "floating-point floor" in row["tolerance"]
+
+
 # ---- run times, orders of levels, ICE curves
 
 

@@ -153,6 +153,17 @@ def test_surface_equals_f_is_exact():
              features=["x1", "x2"])
 
 
+
+@pytest.mark.parametrize(("off", "verdict"), [(1e-12, REPRODUCED), (1e-6, NOT_REPRODUCED)])
+def test_surface_equals_f_up_to_the_floating_point_floor_only(off, verdict):
+    # the potato off by ``off`` everywhere: the floor of its largest |value| 2 is 1e-9 x 2 +
+    # 1e-12 (fp_floor, the one floor of every comparison with a closed form)
+    where = {"scenario": "a", "learner": "truth", "method": "m"}
+    row = _row("book_pdp.surface_equals_f", _surface(lambda a, b: _potato(a, b) + off),
+               where, f=POTATO, features=["x1", "x2"])
+    assert row["verdict"] == verdict and "floating-point floor" in row["tolerance"]
+
+
 def test_curve_kink_sees_the_potato_pdp_bend():
     """The layer's kink check on the true PD of x1 (Monte Carlo over x2 = x1 + N(0, 0.1)):
     about 1.6 below 0.5 and -0.1 above, so the slope change is about -1.7."""

@@ -167,3 +167,75 @@ def test_pull_refuses_a_bad_target():
     t = _tables(_curves("a", "rf", lambda r, x: x), truths=_truth("a", lambda g: g))
     with pytest.raises(ValueError, match="toward"):
         _row("pull", t, toward="x + y1")
+
+
+# ---- the truth's own Monte Carlo error (Sample.truth)
+
+
+def _mc_truth(scenario: str, f, se: float, declared: float, points: int = 19) -> dict:
+    """A Monte Carlo truth of x1: f at a grid of ``points`` on [-1.6, 1.6] plus its error,
+    a fixed draw of sd ``se`` at each point (seeded), declared with SE ``declared``."""
+    grid = np.linspace(-1.6, 1.6, points)
+    miss = se * np.random.default_rng(11).standard_normal(points)
+    t = pd.DataFrame({"estimand": "pd", "feature": "x1", "row": -1, "x": grid,
+                      "value": f(grid) + miss, "se": declared, "lo": np.nan, "hi": np.nan})
+    return {(scenario, "effects"): t[list(TRUTH_COLUMNS)]}
+
+
+@pytest.mark.parametrize("declared, slope, verdict", [
+    (0.02, 0.0, REPRODUCED),      # the pull the truth's own error fakes: within its SE
+    (0.0, 0.0, NOT_REPRODUCED),   # the same miss, the truth's SE left out: a false departure
+    (0.02, 0.3, NOT_REPRODUCED),  # a real pull of 0.3, 15 truth SEs: still a departure
+])
+def test_pull_allows_for_the_truths_monte_carlo_error(declared, slope, verdict):
+    # the estimate is the true PD sin(3x) (+ a pull of ``slope`` x, + rounding-sized noise);
+    # the truth misses sin(3x) by draws of sd 0.02 (its Monte Carlo error), so lambda against
+    # it is off 0 by the error that error gives it, with a t' SE of the estimate of ~1e-5 only
+    truths = _mc_truth("a", lambda g: np.sin(3 * g), 0.02, declared)
+    curves = _curves("a", "rf", lambda r, x: np.sin(3 * x) + (slope + 1e-4 * (r % 3)) * x)
+    row = _row("pull", _tables(curves, truths=truths), toward="x + sin(3*x)", value=0.0)
+    assert row["verdict"] == verdict
+    assert ("SE_truth" in row["tolerance"]) and "floating-point floor" in row["tolerance"]
+
+
+@pytest.mark.parametrize("declared, factor, verdict", [
+    (0.02, 1.0, REPRODUCED), (0.0, 1.0, NOT_REPRODUCED), (0.02, 1.5, NOT_REPRODUCED)])
+def test_rms_error_ratio_allows_for_the_truths_monte_carlo_error(declared, factor, verdict):
+    # both scenarios' estimates follow their true PD x (b: ``factor`` x, + small noise); b's
+    # truth misses x by draws of sd 0.02: b's RMS error is ~0.02 against a's ~0.006, a ratio
+    # that the truth's error alone explains (the estimates' own SE is far smaller)
+    _, s = _noise(0.001)
+    t = _tables(_curves("a", "rf", lambda r, x: (1 + s[r]) * x + 0.005 * np.sin(4 * x)),
+                _curves("b", "rf", lambda r, x: (factor + s[r]) * x),
+                truths={**_truth("a", lambda g: g),
+                        **_mc_truth("b", lambda g: g, 0.02, declared)})
+    row = _ratio("rms_error", t, scenario="b", than={"scenario": "a"}, value=1.0,
+                 compare="at_most")
+    assert row["verdict"] == verdict
+
+
+@pytest.mark.parametrize("own, wiggle, collinear", [
+    (lambda x: np.sin(3 * x), lambda x: 0.05 * np.cos(7 * x), False),
+    (lambda x: x, lambda x: 0.01 * x**3, True)])
+def test_the_pulls_derivative_by_the_truth_is_its_finite_difference(own, wiggle, collinear):
+    """:func:`pull_fit`'s d lambda / dt (both branches: a sine's own effect against x + sine,
+    and a linear one whose target 2x leaves own and u collinear) against central differences
+    of lambda in each truth value (step 1e-6: the difference quotient's error is O(h^2) of
+    lambda's curvature, its rounding 1e-16 / 1e-6; 1e-7 of the derivatives' scale covers
+    both)."""
+    from imlbench.studies.book_pdp.statistics import COLLINEAR, _centred, pull_fit
+
+    x = np.linspace(-1.5, 1.5, 15)
+    t = own(x) + wiggle(x)
+    est = _centred(np.sin(3 * x) + 0.4 * x + 0.02 * np.cos(5 * x))
+    g = x + own(x)
+    o, u = _centred(t), _centred(g) - _centred(t)
+    assert (abs(o @ u) >= COLLINEAR * np.sqrt((o @ o) * (u @ u))) == collinear
+
+    def lam(tv: np.ndarray) -> float:
+        return pull_fit(est, _centred(tv), _centred(g) - _centred(tv))[0]
+
+    _, grad, _ = pull_fit(est, _centred(t), _centred(g) - _centred(t))
+    h = 1e-6
+    numeric = np.array([(lam(t + h * e) - lam(t - h * e)) / (2 * h) for e in np.eye(len(x))])
+    assert np.abs(grad - numeric).max() <= 1e-7 * np.abs(numeric).max()

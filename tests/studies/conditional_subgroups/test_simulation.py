@@ -247,3 +247,38 @@ def test_depth_trend_claims_are_paired_contrasts_between_depths():
     assert trend(flat, t)[0]["verdict"] == "not reproduced"
     missing = _claim("contrast", "d", of="estimate", **{**depths, "depth": 7})
     assert "no depth 7" in trend(missing, t)[0]["reason"]
+
+
+def _setting_two(miss: float, declared: float, reps: int = 16) -> Tables:
+    """Setting II: the forests' conditional PFI estimates 4 (+ noise of sd 0.004) and their
+    per-model Monte Carlo truths, each declared with SE ``declared``, whose mean misses 4 by
+    ``miss``."""
+    sc = "n3000_scenarioindependent_p10"
+    rng = np.random.default_rng(5)
+    est = [{"scenario": sc, "learner": "rf", "method": "cvirf", "rep": r, "feature": "x1",
+            "value": 4.0 + rng.normal(0, 0.004)} for r in range(reps)]
+    truths = [{"scenario": sc, "learner": "rf", "method": "truth_pfi", "rep": r,
+               "feature": "x1", "value": 4.0 + miss + 0.1 * (-1) ** r, "se": declared}
+              for r in range(reps)]
+    return Tables(ranked=pd.DataFrame(est), truth={}, other=pd.DataFrame(truths), truths={})
+
+
+@pytest.mark.parametrize("miss, declared, verdict", [
+    (0.05, 0.2, "reproduced"),       # the mean truth's SE is 0.2 / sqrt(16) = 0.05: one SE
+    (0.05, 0.0, "not reproduced"),   # the same miss, the truth's SE left out
+    (1.0, 0.2, "not reproduced"),    # 20 truth SEs: still a departure
+])
+def test_setting_two_errors_allow_for_the_model_truths_monte_carlo_error(miss, declared,
+                                                                         verdict):
+    # the estimates equal the forests' true PFI 4; the mean of the per-model Monte Carlo
+    # truths (independent draws, SE sqrt(sum se_r^2) / R) is off 4 by ``miss``; the
+    # estimate's own SE is 0.001
+    claim = _claim("contrast", "cvirf", statistic="conditional_subgroups.pfi_error",
+                   truth_method="truth_pfi", value=0.0, k=3.0)
+    claim["where"] = {**claim["where"], "scenario": "n3000_scenarioindependent_p10",
+                      "learner": "rf"}
+    (row,) = CLAIMS.get("contrast")(claim, _setting_two(miss, declared))
+    assert row["verdict"] == verdict
+    assert "SE_truth" in row["tolerance"]
+    if declared:
+        assert f"largest {declared / 4:.3g}" in row["tolerance"]

@@ -272,3 +272,39 @@ def test_figures_draw_on_tiny_inputs(tmp_path, name):
     png, pdf = tmp_path / f"{name}.png", tmp_path / f"{name}.pdf"
     spec(inputs, {"title": "t", "caption": "c"}, png, pdf)
     assert png.stat().st_size > 10_000 and pdf.stat().st_size > 1_000
+
+
+def test_the_squared_bias_terms_derivative_by_the_truth_is_exact():
+    """:func:`squared_bias_truth_grad` against central differences of the terms in each
+    DGP-PD value: the terms are quadratic in it, so the central difference is exact but for
+    rounding (1e-16 of terms of size 1 over a step of 1e-4: 1e-12; 1e-9 covers it)."""
+    from imlbench.studies.pd_pfi_dgp.statistics import squared_bias_truth_grad
+
+    r = rng(12)
+    curves, truth = r.normal(size=(6, 5)) + 0.5, r.normal(size=5)
+    grad = squared_bias_truth_grad(curves - truth)
+    h = 1e-4
+    numeric = np.stack([(squared_bias_terms(curves - truth - h * e)
+                         - squared_bias_terms(curves - truth + h * e)) / (2 * h)
+                        for e in np.eye(5)], axis=1)
+    assert np.abs(grad - numeric).max() <= 1e-9
+    # their mean over the repetitions is dB2 / dDGP-PD = -(2 / G) ebar
+    assert grad.mean(axis=0) == pytest.approx(-2 / 5 * (curves - truth).mean(axis=0))
+
+
+@pytest.mark.parametrize("declared, shift, verdict", [
+    (0.05, 0.0, INCONCLUSIVE),  # B2 = 0.05^2 that the truth's error alone explains
+    (0.0, 0.0, REPRODUCED),     # the same B2, the truth's SE left out: a bias "found"
+    (0.05, 0.8, REPRODUCED),    # a real bias of 0.8: B2 0.72 against a truth SE of 0.09
+])
+def test_bias_claim_allows_for_the_truths_monte_carlo_error(declared, shift, verdict):
+    # the model-PDs are the DGP-PD sin (+ ``shift``, + small model noise); the Monte Carlo
+    # DGP-PD misses sin by 0.05 (its error, declared with SE ``declared``): B2 is about
+    # (shift + 0.05)^2 with a delta-method SE of about 1e-4
+    grid = np.linspace(0, 10, 15)
+    fine = np.linspace(0, 10, 101)
+    truth = truth_frame("pd", "x1", np.sin(fine) - 0.05, x=fine, se=declared)
+    model = np.sin(grid) + shift + 0.002 * rng(13).normal(size=(10, len(grid)))
+    row = bias_rows(BIAS, _tables(_curves(model, 0.1, grid), truth))[0]
+    assert row["verdict"] == verdict
+    assert "SE_truth" in row["tolerance"]

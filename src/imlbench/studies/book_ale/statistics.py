@@ -23,6 +23,7 @@ import pandas as pd
 from imlbench.metrics.claims import NoData, Tables
 from imlbench.metrics.contrasts import Cell, Sample, statistic
 from imlbench.metrics.statistics import cell_curves
+from imlbench.metrics.truth_tolerance import TruthPart, fp_floor
 from imlbench.params import feature_name, integer, number, study_name
 
 # --- how often a narrow spike is seen ------------------------------------------------------
@@ -62,18 +63,24 @@ def ale2_on_theory(cell: Cell, t: Tables) -> Sample | NoData:
     """Per repetition, the least-squares slope (through the origin, both centred) of the
     estimated 2-D ALE of (x1, x2) on its closed form over the estimate's grid, the book's eq.
     6.13, (1/2)(x1 - (a + b)/2)(x2^2 - mu^2 - sd^2) for f = x1 x2 x3 with x1 ~ U(a, b) and
-    x2 ~ N(mu, sd^2): 1 when the estimate has the closed form's shape and amplitude."""
+    x2 ~ N(mu, sd^2): 1 when the estimate has the closed form's shape and amplitude. A closed
+    form has no Monte Carlo error: the slope carries its floating-point floor alone
+    (``Sample.truth``), of the surface's largest |value| times the sum of the slope's
+    |weights| u / u'u on the values, so that an exact surface reproduces the slope 1 up to
+    rounding."""
     r = surface_rows(cell, t)
     if isinstance(r, NoData):
         return r
     p = cell.params
-    slopes = {}
+    slopes, floors = {}, {}
     for rep, g in r.groupby("rep"):
         theory = 0.5 * (g["x"] - (p["a"] + p["b"]) / 2) * (g["z"] ** 2 - p["mu"] ** 2
                                                            - p["sd"] ** 2)
         u, v = theory - theory.mean(), g["value"] - g["value"].mean()
         slopes[rep] = float(u @ v / (u @ u))
-    return Sample(pd.Series(slopes, dtype=float), "slope of the 2-D ALE on eq. 6.13")
+        floors[rep] = float(fp_floor(g["value"].abs().max() * np.abs(u).sum() / (u @ u)))
+    return Sample(pd.Series(slopes, dtype=float), "slope of the 2-D ALE on eq. 6.13",
+                  truth=TruthPart.exact(pd.Series(floors, dtype=float)))
 
 
 @statistic("book_ale.pd2_excess", params={"below": number(), "mu": number()})

@@ -88,7 +88,7 @@ def sine_reference(x: np.ndarray | float) -> tuple[np.ndarray, np.ndarray]:
     return slopes[k], intercepts[k]
 
 
-@method("book_lime.kde", params={"feature": feature_name(), "bandwidth": number(minimum=0),
+@method("book_lime.kde", params={"feature": feature_name(), "bandwidth": number(above=0),
                          "grid_size": integer(400, minimum=2)})
 def _n_kde(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
     """Gaussian kernel density estimates of ``feature`` with Silverman's rule-of-thumb
@@ -174,7 +174,7 @@ REFERENCES = ("none", "sine_slope", "sine_intercept")
 
 
 @statistic("book_lime.coefficient", params={
-    "point": text(), "feature": text(), "kernel_width": number(None, nullable=True),
+    "point": text(), "feature": text(), "kernel_width": number(None, above=0, nullable=True),
     "minus_reference": choice("none", REFERENCES)})
 def coefficient(cell: Cell, t: Tables) -> Sample | NoData:
     """A mean LIME coefficient per repetition, less a reference (see the module doc)."""
@@ -239,7 +239,7 @@ def n_lime_window(claim: dict, t) -> list[dict]:
 
 @statistic("book_lime.log_sd", params={
     "points": items(text(), None, nullable=True), "feature": text(),
-    "widths": items(number(), length=2)})
+    "widths": items(number(minimum=0), length=2, unique=True)})
 def log_sd(cell: Cell, t: Tables) -> Sample | NoData:
     """log of the sd over repeats at the widths in ``widths`` per repetition (module doc)."""
     rows = cell.rows(t)
@@ -272,7 +272,7 @@ def _explanations_at(rows: pd.DataFrame, width: float, points: list[str] | None
 
 @statistic("book_lime.inclusion", params={
     "features": items(feature_name()), "mode": choice("all", ("all", "any")),
-    "kernel_width": number(), "points": items(text(), None, nullable=True)})
+    "kernel_width": number(above=0), "points": items(text(), None, nullable=True)})
 def inclusion(cell: Cell, t: Tables) -> Sample | NoData:
     """The share of explanations keeping all (any) of ``features`` per repetition (module
     doc)."""
@@ -289,7 +289,7 @@ def inclusion(cell: Cell, t: Tables) -> Sample | NoData:
 
 
 @statistic("book_lime.mixing", params={
-    "kernel_width": number(), "points": items(text(), None, nullable=True)})
+    "kernel_width": number(above=0), "points": items(text(), None, nullable=True)})
 def mixing(cell: Cell, t: Tables) -> Sample | NoData:
     """Per repetition the mean over points and features of 4 pi (1 - pi) at ``kernel_width``
     (module doc)."""

@@ -18,7 +18,9 @@ kind:
     = {j, l} is (1/n) sum_i f(x_j, x_l, x_C^(i)), which is f(x_j, x_l) itself when C is empty (the
     book's "the two-dimensional PDP perfectly depicts the prediction function", ch. 3.4.2). Exact up
     to floating-point rounding: holds when the largest |surface - f| over the points and repetitions
-    is at most ``atol`` (1e-9).
+    is at most the floating-point floor of the values (:func:`imlbench.metrics.truth_tolerance.
+    fp_floor` of the largest |surface| or |f|, the one floor of every comparison with a closed
+    form) plus ``atol`` (0).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from scipy import stats
 from imlbench.dgp.expressions import ExpressionError, parse
 from imlbench.explain.api import DATA, FEATURES, ExplainContext, method
 from imlbench.metrics.claims import NoData, Tables, claim_kind, claim_row, per_combo
+from imlbench.metrics.truth_tolerance import FP_ATOL, FP_RTOL, fp_floor
 from imlbench.params import feature_name, items, number, text
 
 
@@ -54,13 +57,9 @@ def _gap_marginal(ctx: ExplainContext, params: dict, rng: np.random.Generator) -
     return pd.DataFrame(rows, columns=["metric", "value"])
 
 
-#: the largest |surface - f| that floating-point rounding explains
-EXACT = 1e-9
-
-
 @claim_kind("book_pdp.surface_equals_f", params={
     "f": text(), "features": items(feature_name(), length=2),
-    "atol": number(EXACT, minimum=0)})
+    "atol": number(0.0, minimum=0)})
 def surface_equals_f(claim: dict, t: Tables) -> list[dict]:
     """The 2-D PDP (columns x and z: the first and second of ``features``) equals ``f`` at every
     point of its grid in every repetition (see the module doc)."""
@@ -75,13 +74,16 @@ def surface_equals_f(claim: dict, t: Tables) -> list[dict]:
             return NoData(f"the estimates of {claim['where']['scenario']}/{learner}/{method} "
                           "are no surface (columns x, z)")
         x, z = r["x"].to_numpy(float), r["z"].to_numpy(float)
-        gap = np.abs(r["value"].to_numpy(float) - f({first: x, second: z}, len(r)))
-        largest = float(np.max(gap))
+        surface, exact = r["value"].to_numpy(float), f({first: x, second: z}, len(r))
+        largest = float(np.max(np.abs(surface - exact)))
+        floor = float(fp_floor(max(np.max(np.abs(surface)), np.max(np.abs(exact)))))
         reps = r["rep"].nunique() if "rep" in r else 1
         return claim_row(
             claim, learner, method,
             f"largest |2-D PDP - f| over {len(r)} points ({reps} reps): {largest:.3g}",
-            f"largest |difference| <= {claim['atol']:g} (floating-point rounding; exact)",
-            largest <= claim["atol"])
+            f"largest |difference| <= floating-point floor {FP_RTOL:g} x scale + {FP_ATOL:g} "
+            f"(scale: the largest |value|) + {claim['atol']:g} = {floor + claim['atol']:.3g} "
+            f"(exact)",
+            largest <= floor + claim["atol"])
 
     return per_combo(claim, t, "other", one)

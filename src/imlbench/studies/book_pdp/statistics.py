@@ -28,6 +28,10 @@ kit's). Each gives one value per repetition (a forest seed, a simulated data set
     linear own effect and a linear target, setting 1), alpha and lambda cannot be told apart
     and alpha is fixed at 1: lambda is then the slope's excess over the own one in units of
     g - t.
+
+``rms_error`` and ``pull`` read a Monte Carlo truth: they carry how they move with it and
+their floating-point floor (``Sample.truth``, :class:`imlbench.metrics.truth_tolerance.
+TruthPart`), which widen the kit's tests by the truth's own Monte Carlo SE.
 """
 
 from __future__ import annotations
@@ -43,7 +47,8 @@ from imlbench.metrics.claims import NoData, Tables
 from imlbench.metrics.contrasts import Cell, Sample, statistic
 from imlbench.metrics.curve_claims import ls_slope
 from imlbench.metrics.statistics import RANGE, SPAN, cell_curves
-from imlbench.metrics.truth_errors import against_truth
+from imlbench.metrics.truth_errors import against_truth, error_truth_part
+from imlbench.metrics.truth_tolerance import TruthPart
 from imlbench.params import choice, feature_name, number, text
 
 #: the statistic of one slice of a surface over x: its least-squares slope or its mean
@@ -154,20 +159,48 @@ def rms_error(cell: Cell, t: Tables) -> Sample | NoData:
     if isinstance(r, NoData):
         return r
     r = r[r["x"].between(*cell.params["range"])]
+    if r.empty:
+        return NoData(f"no point of the curve of {cell.params['feature']} of {cell.where} "
+                      f"{_on(cell.params)} lies within its pd truth")
     return Sample((r["error"] ** 2).groupby(r["rep"]).mean().pow(0.5),
-                  f"error of {cell.params['feature']} {_on(cell.params)}")
+                  f"error of {cell.params['feature']} {_on(cell.params)}",
+                  truth=error_truth_part(r, "rmse", f"{cell.scenario} pd"))
 
 
 def _centred(v: np.ndarray) -> np.ndarray:
     return v - v.mean()
 
 
-def pull_coefficients(r: pd.DataFrame, target: Callable, lo: float, hi: float) -> pd.Series:
+def pull_fit(est: np.ndarray, own: np.ndarray, u: np.ndarray
+             ) -> tuple[float, np.ndarray, np.ndarray]:
+    """lambda of the fit est = alpha own + lambda u (all centred; u = target - own, u'u > 0;
+    alpha fixed at 1 when own and u are collinear, see the module doc); its derivatives by
+    the truth t at the points, first order (own = C t, u = C g - C t, C the centring); and
+    its weights on ``est`` (lambda = w'est + const). Collinear: lambda = (est - own)'u / u'u,
+    d lambda / dt = ((2 lambda - 1) u - (est - own)) / u'u. Otherwise, with X = [own, u],
+    M = (X'X)^-1, beta = M X'est = (alpha, lambda) and the residual r: d lambda / dt =
+    M_21 (r - (alpha - lambda) own) - M_22 (r + (alpha - lambda) u) (dbeta = M (dX'r -
+    X'dX beta), dX = [C dt, -C dt]; r, own and u are centred, so C drops out)."""
+    uu = u @ u
+    if own @ own == 0 or abs(own @ u) >= COLLINEAR * np.sqrt((own @ own) * uu):
+        lam = float((est - own) @ u / uu)
+        return lam, ((2 * lam - 1) * u - (est - own)) / uu, u / uu
+    x = np.column_stack([own, u])
+    alpha, lam = np.linalg.lstsq(x, est, rcond=None)[0]
+    m = np.linalg.inv(x.T @ x)
+    r, shift = est - x @ np.array([alpha, lam]), alpha - lam
+    return (float(lam), m[1, 0] * (r - shift * own) - m[1, 1] * (r + shift * u),
+            m[1, 0] * own + m[1, 1] * u)
+
+
+def pull_coefficients(r: pd.DataFrame, target: Callable, lo: float, hi: float, truth: str
+                      ) -> tuple[pd.Series, TruthPart]:
     """Per repetition, lambda of the fit estimate = c + alpha truth + lambda (target - truth)
     over the points of ``r`` (rows of :func:`imlbench.metrics.truth_errors.against_truth`,
-    one feature, unanchored) with x in [lo, hi]; alpha is fixed at 1 when truth and
-    target - truth are collinear (see the module doc)."""
-    out = {}
+    one feature, unanchored) with x in [lo, hi] (:func:`pull_fit`); and how they read the
+    truth (its values named ``truth``, then x), with the floor of the largest |estimate| or
+    |truth| times the sum of lambda's |weights| on the estimate."""
+    out, terms = {}, []
     for rep, g in r[r["x"].between(lo, hi)].groupby("rep"):
         x = g["x"].to_numpy(float)
         own = _centred(g["truth"].to_numpy(float))
@@ -175,13 +208,14 @@ def pull_coefficients(r: pd.DataFrame, target: Callable, lo: float, hi: float) -
         u = _centred(target({"x": x}, len(x))) - own
         if len(x) < 3 or not u @ u > 0:
             continue
-        collinear = own @ own == 0 or abs(own @ u) >= COLLINEAR * np.sqrt((own @ own) * (u @ u))
-        if collinear:
-            out[rep] = float((est - own) @ u / (u @ u))
-        else:
-            coef = np.linalg.lstsq(np.column_stack([own, u]), est, rcond=None)[0]
-            out[rep] = float(coef[1])
-    return pd.Series(out, dtype=float)
+        out[rep], grad, w = pull_fit(est, own, u)
+        size = float(np.maximum(g["estimate"].abs(), g["truth"].abs()).max())
+        terms.append(pd.DataFrame({"rep": rep, "point": [f"{truth} x={v!r}" for v in x],
+                                   "grad": grad, "truth_se": g["truth_se"].to_numpy(float),
+                                   "scale": size * np.abs(w).sum()}))
+    part = (TruthPart.of_terms(pd.concat(terms, ignore_index=True)) if terms else
+            TruthPart.exact(pd.Series(dtype=float)))
+    return pd.Series(out, dtype=float), part
 
 
 @statistic("book_pdp.pull", params={"feature": feature_name(), "toward": text(),
@@ -199,6 +233,6 @@ def pull(cell: Cell, t: Tables) -> Sample | NoData:
         return r
     if r.empty:
         return NoData(f"no curve of {p['feature']} within its pd truth")
-    lam = pull_coefficients(r, target, *p["range"])
+    lam, part = pull_coefficients(r, target, *p["range"], f"{cell.scenario} pd {p['feature']}")
     return Sample(lam, f"pull of {p['feature']} from its PD toward {p['toward']} {_on(p)}",
-                  f", from {lam.min():.3g} to {lam.max():.3g}")
+                  f", from {lam.min():.3g} to {lam.max():.3g}", truth=part)

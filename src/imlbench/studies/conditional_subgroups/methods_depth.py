@@ -35,7 +35,7 @@ QUANTILES = items(number(minimum=0, maximum=1), None, length=2, nullable=True)
 
 
 @method("conditional_subgroups.cs_pfi_depths", kind="metric", params={
-    **FEATURES, **SUBGROUPS, "depths": items(integer(minimum=0), list(range(1, 11))),
+    **FEATURES, **SUBGROUPS, "depths": items(integer(minimum=0), list(range(1, 11)), unique=True),
     "n_repeats": integer(1, minimum=1), **DATA, **CATEGORICAL, **PFI_OPTIONS,
     "quantiles": QUANTILES,
 })

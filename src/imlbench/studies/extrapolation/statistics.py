@@ -15,7 +15,9 @@ for a spread over repetitions (the test ``spread_ratio``).
                                     ``effects`` truth, interpolated onto the estimate's grid,
                                     not anchored) over the grid points ``outside`` or
                                     ``inside`` each row's conditional band [lo, hi], pooled
-                                    over the rows
+                                    over the rows; it carries how it reads the truth
+                                    (``Sample.truth``: the truth's Monte Carlo SE and the
+                                    floating-point floor widen the kit's tests)
 ``extrapolation.importance_ratio``  (Fig. 4) the importance of ``feature`` divided by that of
                                     ``relative_to``
 ``extrapolation.theory_ratio``      (Theorems 1, 3) sum_j importance_j / sum_j theory_j, the
@@ -37,6 +39,7 @@ import pandas as pd
 from imlbench.metrics.claims import NoData, Tables
 from imlbench.metrics.contrasts import Cell, Sample, statistic
 from imlbench.metrics.statistics import cell_curves
+from imlbench.metrics.truth_errors import error_truth_part
 from imlbench.params import REQUIRED, choice, feature_name, number, study_name
 
 #: a region of a surface (see the module doc)
@@ -134,13 +137,20 @@ def band_error(cell: Cell, t: Tables) -> Sample | NoData:
     for row, tr in truth.groupby("row"):
         e = est[est["row"] == row]
         tr = tr.sort_values("x")
-        err = e["value"] - np.interp(e["x"], tr["x"], tr["value"])
+        at = np.interp(e["x"], tr["x"], tr["value"])
         inside = (e["x"] >= tr["lo"].iloc[0]) & (e["x"] <= tr["hi"].iloc[0])
         keep = inside if band == "inside" else ~inside
-        parts.append(pd.DataFrame({"rep": e["rep"], "sq": err**2})[keep])
-    sq = pd.concat(parts, ignore_index=True)
-    return Sample(sq.groupby("rep")["sq"].mean() ** 0.5,
-                  f"RMS error of the ICE of {feature} {band} the band")
+        # each row's truth is its own curve: a point of the truth is (row, x)
+        parts.append(pd.DataFrame({
+            "rep": e["rep"], "feature": f"{feature} row {row}", "x": e["x"], "anchor": "none",
+            "estimate": e["value"], "truth": at, "error": e["value"] - at,
+            "truth_se": np.interp(e["x"], tr["x"], tr["se"])})[keep])
+    points = pd.concat(parts, ignore_index=True)
+    if points.empty:
+        return NoData(f"no ICE point of {feature} of {cell.where} lies {band} the bands")
+    return Sample((points["error"] ** 2).groupby(points["rep"]).mean() ** 0.5,
+                  f"RMS error of the ICE of {feature} {band} the band",
+                  truth=error_truth_part(points, "rmse", f"{cell.scenario} ice"))
 
 
 @statistic("extrapolation.importance_ratio", params={"feature": feature_name(),

@@ -44,7 +44,7 @@ def _tidy(strategy: str, pd_: np.ndarray, pfi: np.ndarray, names: list[str],
 @method("pd_pfi_dgp.learner_refits", kind="refits", summarise=summarise, params={
     **FEATURES,
     "grid": table(GRID_FIELDS, PAPER_GRID),
-    "strategies": items(choice(REQUIRED, TESTED), list(TESTED)),
+    "strategies": items(choice(REQUIRED, TESTED), list(TESTED), unique=True),
     "max_refits": integer(30, minimum=2),
     "n_permutations": integer(5, minimum=1),
     "truth_fits": integer(0, minimum=0),

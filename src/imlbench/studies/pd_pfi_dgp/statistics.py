@@ -39,7 +39,11 @@ one vector per repetition for a spread over repetitions (the test ``spread_ratio
                              repetition's error times the mean error of the others (B2 is the mean
                              of the v_r): their mean is B2 and their sd / sqrt(R) the delta-method
                              SE of B2, 2 sd(v) / sqrt(R), the SE rule of the kit's log ratio applied
-                             to a U-statistic of degree 2.
+                             to a U-statistic of degree 2. The terms read the DGP-PD, a Monte
+                             Carlo truth: they carry how (``Sample.truth``, first order, dB2 /
+                             dDGP-PD(z) = -(2 / G) ebar(z), :func:`squared_bias_truth_grad`)
+                             with its SE (column ``se``, read between its points like the
+                             value) and the floating-point floor, which widen the kit's tests.
 """
 
 from __future__ import annotations
@@ -50,6 +54,7 @@ import pandas as pd
 from imlbench.curves import rep_curves, values_at
 from imlbench.metrics.claims import NoData, Tables
 from imlbench.metrics.contrasts import Cell, Sample, few, statistic
+from imlbench.metrics.truth_tolerance import TruthPart, fp_floor
 from imlbench.params import REQUIRED, choice, feature_name, flag, integer, number, text
 from imlbench.studies.pd_pfi_dgp.dgp_application import SOURCES
 
@@ -178,6 +183,18 @@ def squared_bias_terms(errors: np.ndarray) -> np.ndarray:
     return 2 * v - v.mean()
 
 
+def squared_bias_truth_grad(errors: np.ndarray) -> np.ndarray:
+    """The derivatives of the terms of :func:`squared_bias_terms` by the DGP-PD at each grid
+    point (e_r = PD_r - DGP-PD), R x G: d term_r / dDGP-PD(z) = (2 / G) (ebar(z) -
+    ebar_(-r)(z) - e_r(z)), ebar_(-r) the mean error of the other repetitions; their mean
+    over r is dB2 / dDGP-PD(z) = -(2 / G) ebar(z)."""
+    errors = np.asarray(errors, dtype=float)
+    n, g = errors.shape
+    total = errors.sum(axis=0)
+    others = (total - errors) / (n - 1)
+    return 2 / g * (total / n - others - errors)
+
+
 @statistic("pd_pfi_dgp.squared_bias", params={"feature": feature_name("x1"),
                                               "truth": text("effects")})
 def squared_bias(cell: Cell, t: Tables) -> Sample | NoData:
@@ -196,10 +213,18 @@ def squared_bias(cell: Cell, t: Tables) -> Sample | NoData:
     if why:
         return why
     true = truth[(truth["estimand"] == "pd") & (truth["feature"] == feature)].sort_values("x")
-    dgp_pd = values_at(pd.DataFrame([true["value"].to_numpy()], columns=true["x"]),
-                       refits.columns.to_numpy(float)).iloc[0].to_numpy()
-    terms = squared_bias_terms(refits.to_numpy() - dgp_pd)
+    z = refits.columns.to_numpy(float)
+    dgp_pd, dgp_se = (values_at(pd.DataFrame([true[c].to_numpy()], columns=true["x"]), z)
+                      .iloc[0].to_numpy() for c in ("value", "se"))
+    errors = refits.to_numpy() - dgp_pd
+    terms = squared_bias_terms(errors)
+    size = max(np.nanmax(np.abs(refits.to_numpy())), np.nanmax(np.abs(dgp_pd)))
+    names = [f"{cell.scenario} {table} pd {feature} x={v!r}" for v in z]
+    part = TruthPart(pd.DataFrame(squared_bias_truth_grad(errors), index=refits.index,
+                                  columns=names),
+                     pd.Series(dgp_se, index=names),
+                     pd.Series(fp_floor(size**2), index=refits.index))
     variance = float(refits.var(axis=0, ddof=1).mean())
     return Sample(pd.Series(terms, index=refits.index),
                   f"integrated squared bias B2 of the learner-PD of {feature} (first-order "
-                  f"terms over refits)", f"; model-PD variance {variance:.4f}")
+                  f"terms over refits)", f"; model-PD variance {variance:.4f}", truth=part)

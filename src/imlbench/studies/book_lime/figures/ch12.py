@@ -23,7 +23,7 @@ CLASSES = st.BOOK_PALETTES["classes"]
 SUPPORTS, CONTRADICTS = st.BOOK["supports"], st.BOOK["contradicts"]
 
 
-@figure("book_lime.sine_lime", methods=("lime", "map"), params={"kernel_width": number()})
+@figure("book_lime.sine_lime", methods=("lime", "map"), params={"kernel_width": number(above=0)})
 def sine_lime(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Path, *,
               kernel_width: float) -> None:
     """The first repetition: the data by class with the black box's boundary f = 0.5 and the

@@ -94,7 +94,7 @@ def n_sine_fit(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Path, *
 
 
 @figure("book_lime.lime_lines", methods=("lime", "curve"),
-        params={"points": items(text()), "widths": items(number()),
+        params={"points": items(text(), unique=True), "widths": items(number(above=0), unique=True),
                 "reference": flag(False)})
 def n_lime_lines(inputs: FigureInputs, spec: dict, out_png: Path, out_pdf: Path, *,
                  points: list[str], widths: list[float], reference: bool) -> None:
