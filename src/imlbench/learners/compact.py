@@ -91,11 +91,13 @@ def nodesize_trees(X: np.ndarray, y: np.ndarray, seeds: list[int], *, mtry: int,
     rng = np.random.RandomState()
     samples = [bootstrap_rows(rng, seed, n) for seed in seeds]
     if mtry >= p or tie_free(X):
-        return [grow_tree(np.asfortranarray(X[rows]), y[rows], None, max_features=mtry,
-                          min_samples_split=nodesize + 1, min_samples_leaf=1,
-                          max_depth=max_depth, min_impurity_decrease=0.0,
-                          rng=np.random.RandomState(seed))
-                for seed, rows in zip(seeds, samples, strict=True)]
+        trees = []
+        for seed, rows in zip(seeds, samples, strict=True):
+            rng.seed(seed)  # the splitter's stream, as the tree's own seed starts it
+            trees.append(grow_tree(np.asfortranarray(X[rows]), y[rows], None, max_features=mtry,
+                                   min_samples_split=nodesize + 1, min_samples_leaf=1,
+                                   max_depth=max_depth, min_impurity_decrease=0.0, rng=rng))
+        return trees
     return grow_level_forest(X, y[:, 0], samples, mtry=mtry, nodesize=nodesize,
                              max_depth=max_depth, rng=np.random.default_rng(seeds))
 
