@@ -3,7 +3,8 @@
 Floating point: the jobs compute on one thread with the same OpenBLAS kernels
 (:mod:`imlbench.numerics`), so two runs of one configuration give the same bits; another
 BLAS library, processor or compiler changes the last bits of a value, a relative 1e-15 after
-one reduction and, compounded through a fit, far less than :data:`FP_RTOL`. So:
+one reduction and, compounded through a fit, far less than the floating-point floor of
+:mod:`imlbench.metrics.truth_tolerance` (``FP_RTOL``, ``FP_ATOL``). So:
 
 - a float the reference stores at full precision (a row's ``detectable`` and
   ``detectable_share``) is equal when |a - b| <= FP_RTOL max(|a|, |b|) + FP_ATOL;
@@ -33,12 +34,9 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+from imlbench.metrics.truth_tolerance import FP_ATOL, FP_RTOL
 from imlbench.reference.digest import KEY, NUMERIC_DIGEST, RefusedComparison, RunDigest
 
-#: relative floating-point floor (see the module doc)
-FP_RTOL = 1e-9
-#: absolute floating-point floor: values of this size count as zero
-FP_ATOL = 1e-12
 #: the significant digit whose unit bounds the change of a printed number
 PRINTED_DIGITS = 4
 #: a row's Monte Carlo tolerance as a share of its reference ``detectable``
