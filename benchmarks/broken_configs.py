@@ -80,7 +80,7 @@ def generated_table(rows: list[tuple[ParamCase, str | None, bool]]) -> str:
     declared = parameters()
     out = ["## Broken parameters generated from the declarations", "",
            f"{len(declared)} declared parameters of the registered methods, samplers, claim "
-           f"kinds, statistics, figure functions and learners; {len(rows)} cases "
+           f"kinds, statistics, figure functions, learners and DGPs; {len(rows)} cases "
            f"(`tests/broken_params.py`), {sum(ok for *_, ok in rows)} stop the check with "
            f"the file, the key and the allowed values in one line.", "",
            "| registry | entries | parameters | cases | stopped |", "|---|---:|---:|---:|---:|"]

@@ -1,5 +1,5 @@
 """Broken parameters generated from the declarations: every declared parameter of every
-registered method, sampler, claim kind, statistic, figure function and learner gets the broken
+registered method, sampler, claim kind, statistic, figure function, learner and DGP gets the broken
 values its declaration refuses (a wrong type, a value out of range or at an exclusive bound, a
 value not among its choices, a name not registered, a feature or study entry that does not
 exist, a repeated item of a list whose items must differ, a cycle of a graph, a list of the
@@ -32,6 +32,7 @@ from imlbench.config import (
     resolve_profile,
     study_names,
 )
+from imlbench.dgp.base import DGPS
 from imlbench.explain.api import METHODS
 from imlbench.explain.samplers import SAMPLERS
 from imlbench.figures import FIGURES
@@ -96,12 +97,14 @@ _DELETE: Any = type("Delete", (), {"__repr__": lambda self: "(deleted)"})()
 @dataclass(frozen=True)
 class Host:
     """Where a registered entry's parameters are set: the study, the keys of the parameter
-    mapping in its document, its key in messages, and the values given there."""
+    mapping in its document, its key in messages, and the values given there (a DGP's: a
+    scenario's ``params``, and the names its ``sweep`` sets instead)."""
 
     study: str
     at: Path_
     key: str
     given: Mapping[str, Any]
+    swept: frozenset[str] = frozenset()
 
 
 # --- broken values from a declaration ------------------------------------------------------
@@ -148,6 +151,9 @@ def broken_values(p: Param, given: Any = None, features: bool = True) -> list[Ba
                         _accepts(a, bad.value) for a in p.alternatives):
                     seen.add(repr(bad.value))
                     out.append(Bad(f"{bad.what} (every form)", bad.value, "", allowed))
+        other = {"not": "allowed"}  # forms that accept each other's wrong types (text, number)
+        if not out and not any(_accepts(a, other) for a in p.alternatives):
+            out.append(Bad("wrong type (every form)", other, "", allowed))
         return out
     if p.registry is not None:
         return [Bad(f"{p.registry.kind} not registered", UNKNOWN, "", None)]
@@ -274,10 +280,15 @@ def hosts() -> dict[tuple[str, str], Host]:
     out: dict[tuple[str, str], Host] = {}
     for study, (doc, _) in documents().items():
         def host(registry: str, entry: Any, at: Path_, key: str, given: Any,
-                 study: str = study) -> None:
+                 study: str = study, swept: frozenset[str] = frozenset()) -> None:
             if isinstance(entry, str):
-                out.setdefault((registry, entry), Host(study, at, key, _resolved(given or {})))
+                out.setdefault((registry, entry),
+                               Host(study, at, key, _resolved(given or {}), swept))
 
+        for family, spec in doc["scenarios"].items():
+            host("dgp", spec["dgp"], ("scenarios", family, "params"),
+                 f"scenarios.{family}.params", spec.get("params"),
+                 swept=frozenset(spec.get("sweep", {})))
         for name, spec in doc["learners"].items():
             host("learner", spec["learner"], ("learners", name, "params"),
                  f"learners.{name}.params", spec.get("params"))
@@ -310,13 +321,14 @@ def registries() -> dict[str, Callable[[str], Mapping[str, Param]]]:
         "statistic": lambda n: STATISTICS.get(n).params,
         "figure function": lambda n: FIGURES.get(n).params,
         "learner": lambda n: LEARNERS.get(n).declared(),
+        "dgp": lambda n: DGPS.get(n).declared({}),
     }
 
 
 def entries(kind: str) -> list[str]:
     return {"method": METHODS, "sampler": SAMPLERS, "claim kind": CLAIMS,
-            "statistic": STATISTICS, "figure function": FIGURES, "learner": LEARNERS
-            }[kind].names()
+            "statistic": STATISTICS, "figure function": FIGURES, "learner": LEARNERS,
+            "dgp": DGPS}[kind].names()
 
 
 def parameters() -> list[tuple[str, str, str]]:
@@ -328,6 +340,10 @@ def parameters() -> list[tuple[str, str, str]]:
 def _unknown_name(kind: str, entry: str, host: Host, declared: Mapping[str, Param]) -> ParamCase:
     if kind == "learner":
         words: tuple[str, ...] = (f"unknown hyperparameter(s) {UNKNOWN}", "allowed: ")
+    elif kind == "dgp":  # reported at the name (a swept one at the sweep)
+        return ParamCase(kind, entry, "", "unknown parameter name", host.study,
+                         (*host.at, UNKNOWN), 1, f"{host.key}.{UNKNOWN}",
+                         (f"unknown parameter {UNKNOWN!r} of DGP {entry!r}", "allowed: "))
     elif kind in CLAIM_REGISTRIES:  # a claim's keys: its kind's and its statistic's
         words = (f"unknown parameter(s) {UNKNOWN}", "allowed: ", *sorted(declared))
     else:
@@ -346,7 +362,9 @@ def generated_cases() -> list[ParamCase]:
             host = found.get((kind, entry))
             if host is None:
                 continue
-            declared = declared_of(entry)
+            # (a DGP's parameter names may depend on the values given: formula's constants)
+            declared = (DGPS.get(entry).declared(host.given) if kind == "dgp"
+                        else declared_of(entry))
             out.append(_unknown_name(kind, entry, host, declared))
             for name, param in declared.items():
                 out += list(_cases_of(kind, entry, name, param, host))
@@ -355,17 +373,19 @@ def generated_cases() -> list[ParamCase]:
 
 def _cases_of(kind: str, entry: str, name: str, param: Param, host: Host
               ) -> Iterator[ParamCase]:
-    key = f"{host.key}.{name}"
+    key, at = f"{host.key}.{name}", (*host.at, name)
+    swept = name in host.swept  # a scenario's swept DGP parameter: its sweep takes the value
+    if swept:
+        key, at = f"{host.key.removesuffix('.params')}.sweep.{name}", (*host.at[:-1], "sweep", name)
     for bad in broken_values(param, host.given.get(name), kind not in CLAIM_REGISTRIES):
         fragments = (("allowed: ",) if bad.allowed is None
                      else (f"allowed: {bad.allowed}",))
-        yield ParamCase(kind, entry, name, bad.what, host.study, (*host.at, name), bad.value,
-                        key + bad.below, fragments)
-    if param.default is REQUIRED and name in host.given and param.registry is None:
+        yield ParamCase(kind, entry, name, bad.what, host.study, at,
+                        [bad.value] if swept else bad.value, key + bad.below, fragments)
+    if param.default is REQUIRED and (name in host.given or swept) and param.registry is None:
         # (a claim without its statistic has the statistic's parameters as unknown keys)
-        yield ParamCase(kind, entry, name, "required but missing", host.study, (*host.at, name),
-                        _DELETE, host.key, (f"parameter(s) {name}", "must be given",
-                                            "allowed: "))
+        yield ParamCase(kind, entry, name, "required but missing", host.study, at, _DELETE,
+                        host.key, (f"parameter(s) {name}", "must be given", "allowed: "))
 
 
 # --- running a case ------------------------------------------------------------------------
@@ -379,10 +399,13 @@ def _base(study: str) -> tuple[Study, dict]:
 
 
 def check_document(study: str, doc: dict) -> None:
-    """The name and value checks of study ``study`` with document ``doc``, whose scenarios
-    are those of the host (a ConfigError at the first error)."""
+    """The name and value checks of study ``study`` with document ``doc`` (a ConfigError at
+    the first error): its scenarios are those of the host unless ``doc`` changes them."""
     base, memo = _base(study)
-    check_names(dataclasses.replace(base, doc=doc), memo)
+    if doc["scenarios"] is documents()[study][0]["scenarios"]:
+        check_names(dataclasses.replace(base, doc=doc), memo)
+    else:  # a broken DGP parameter: the scenarios expanded again
+        check_names(expanded_study(base.path, doc, PROFILE, documents()[study][1]), memo)
 
 
 def message(case: ParamCase) -> str | None:

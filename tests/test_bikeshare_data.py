@@ -205,7 +205,7 @@ def test_uci_days_keep_the_year(tmp_path):
 
 @pytest.mark.parametrize(("params", "message"), [
     ({"source": "uci"}, r"^bikeshare_daily: source='uci' needs path, the location of day\.csv$"),
-    ({"source": "csv"}, r"^bikeshare_daily: source must be one of islp, uci, got 'csv'$"),
+    ({"source": "csv"}, r"^source: 'csv' is not allowed; allowed: islp, uci or null$"),
     ({"source": "islp", "path": "day.csv"},
      r"^bikeshare_daily: path is only read with source='uci'$"),
 ])

@@ -86,7 +86,7 @@ def test_errors_name_the_data_set_column_and_row():
     ({"package": "MASS", "item": "Boston", "features": ["crim", "medv"]}, "features[1]",
      "'medv' is the target"),
     ({"package": "MASS", "item": "Boston", "features": ["crim", "crim"]}, "features[1]",
-     "'crim' is listed twice"),
+     "'crim' is given more than once"),
     ({"package": "MASS", "item": "Boston", "features": ["crim"], "categorical": ["chas"]},
      "categorical[0]", "'chas' is not used; allowed: crim, medv"),
     ({"package": "MASS", "item": "Boston", "dropna": "yes"}, "dropna", "'yes' is not allowed"),

@@ -148,7 +148,7 @@ def test_order_codes_an_ordinal_scale_and_the_positive_class():
 
 @pytest.mark.parametrize(("order", "key", "allowed"), [
     ({"Age": [1, 2]}, "order.Age", "Attrition, OverTime"),
-    ({"Gender": ["Male", "Male"]}, "order.Gender", "distinct values"),
+    ({"Gender": ["Male", "Male"]}, "order.Gender", "without repeats"),
     ({"Gender": "Male"}, "order.Gender", "list"),
 ])
 def test_bad_order_names_the_key(order, key, allowed):

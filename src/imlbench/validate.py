@@ -15,7 +15,6 @@ and the allowed values, in one line.
 from __future__ import annotations
 
 import functools
-import inspect
 import re
 from pathlib import Path
 from typing import Any
@@ -268,15 +267,6 @@ def dgp_abilities(dgp: DGP) -> set[str]:
     return out
 
 
-def _dgp_parameters(cls: type) -> tuple[list[str], list[str]] | None:
-    """The parameter names of a DGP class and the required ones (None: it takes any)."""
-    params = list(inspect.signature(cls).parameters.values())
-    if any(p.kind is p.VAR_KEYWORD for p in params):
-        return None
-    return ([p.name for p in params],
-            [p.name for p in params if p.default is p.empty and p.kind is not p.VAR_POSITIONAL])
-
-
 def _algorithms_for(spec: Any, params: dict, caps: set[str]) -> str:
     """For a method with an ``algorithm`` parameter: ", or set params.algorithm to one of"
     the algorithms whose needs ``caps`` meets (empty when it has none)."""
@@ -357,12 +347,14 @@ class _Checker:
                 self.fail(f"{key}.params", f"unknown hyperparameter(s) {', '.join(unknown)} of "
                           f"learner {spec['learner']!r}; allowed: {', '.join(allowed) or 'none'}")
             for pname, declared in LEARNERS.get(spec["learner"]).declared().items():
-                if pname in params:  # the learner's own typed parameters (coding)
+                if pname in params:  # every hyperparameter is declared (learners.declarations)
                     try:
                         check(declared, params[pname], f"{key}.params.{pname}")
                     except ParamError as err:
                         self.fail(err.key, err.message)
-            try:
+            try:  # the constructor's own rules (parameters that exclude each other), and
+                # scikit-learn's check, which tells an integer from a real where a declaration
+                # cannot (min_samples_split: 1 is no share of the rows)
                 est = make_learner(spec["learner"], params, random_state=0)
                 final = est.steps[-1][1] if hasattr(est, "steps") else est
                 if hasattr(final, "_parameter_constraints"):
@@ -389,16 +381,6 @@ class _Checker:
         read): its constructor rejects invalid values."""
         key = f"scenarios.{sc.family}"
         self.registered(DGPS, sc.dgp, f"{key}.dgp")
-        names = _dgp_parameters(DGPS.get(sc.dgp))
-        if names is not None:
-            allowed, required = names
-            unknown = sorted(set(sc.params) - set(allowed))
-            missing = sorted(set(required) - set(sc.params))
-            if unknown or missing:
-                what = (f"unknown parameter(s) {', '.join(unknown)}" if unknown
-                        else f"parameter(s) {', '.join(missing)} must be given")
-                self.fail(f"{key}.params", f"{what} of DGP {sc.dgp!r}; allowed: "
-                          f"{', '.join(allowed) or 'none'}")
         where = "" if sc.name in self.study.scenarios else " (another profile)"
         built = ("dgp", sc.dgp, repr(sorted(sc.params.items())))
         try:
@@ -406,10 +388,11 @@ class _Checker:
             self.memo[built] = dgp
             if read:
                 dgp.feature_names  # noqa: B018  (a real table is read here: a missing file fails)
-        except ParamError as err:  # a declared check of the constructor: the key is known
-            part = "sweep" if err.key in sc.swept else "params"
-            self.fail(f"{key}.{part}.{err.key}", f"DGP {sc.dgp!r} of scenario {sc.name}"
-                      f"{where}: {err.message}")
+        except ParamError as err:  # a declared check (make_dgp's or the constructor's)
+            name = re.split(r"[.\[]", err.key, maxsplit=1)[0]
+            at = ".".join(filter(None, ("sweep" if name in sc.swept else "params", err.key)))
+            self.fail(f"{key}.{at}", f"DGP {sc.dgp!r} of scenario {sc.name}{where}: "
+                      f"{err.message}")
         except (TypeError, ValueError, OSError) as exc:  # OSError: a data file not found
             self.fail(f"{key}.params", f"invalid parameters for DGP {sc.dgp!r} of scenario "
                       f"{sc.name}{where}: {exc}")

@@ -9,13 +9,13 @@ data stage and every later stage realize the DGP from the same seed stream.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
 
-from imlbench.params import check, items, number
+from imlbench.params import Param, ParamError, check_all
 from imlbench.registry import Registry
 
 
@@ -24,6 +24,16 @@ class DGP:
 
     #: whether ``f`` is known (simulations) or not (real data).
     has_truth: bool = True
+    #: the parameters a study file may give, declared (:mod:`imlbench.params`): checked by
+    #: :func:`make_dgp` before the constructor runs, whose defaults equal the declared ones;
+    #: the constructor checks only what involves several parameters or the data
+    params: ClassVar[Mapping[str, Param]] = {}
+
+    @classmethod
+    def declared(cls, given: Mapping[str, Any]) -> Mapping[str, Param]:
+        """The declared parameters for the study file's ``given`` ones: :attr:`params`, unless
+        a DGP's parameter names depend on the values given (``formula``'s constants)."""
+        return cls.params
 
     @property
     def has_conditional(self) -> bool:
@@ -84,13 +94,14 @@ DGPS: Registry[type[DGP]] = Registry("DGP", providers=("imlbench.dgp.effect_exam
                                                         "imlbench.dgp.titanic"))
 
 
-def check_numbers(value: Any, key: str, *, length: int | None = None) -> None:
-    """Raise :class:`~imlbench.params.ParamError` unless ``value``, a vector parameter of a DGP
-    (a list from a study file, or an array from Python code), holds numbers only."""
-    check(items(number(), length=length), value.tolist() if isinstance(value, np.ndarray)
-          else value, key)
-
-
 def make_dgp(name: str, params: dict) -> DGP:
-    """Build the registered DGP ``name`` from its study-file parameters."""
-    return DGPS.get(name)(**params)
+    """Build the registered DGP ``name`` from its study-file parameters, checked against its
+    declarations first (a :class:`~imlbench.params.ParamError` names the parameter)."""
+    cls = DGPS.get(name)
+    declared = cls.declared(params)
+    unknown = [key for key in params if key not in declared]
+    if unknown:  # keyed by the name, so that a swept one is reported at the sweep
+        raise ParamError(str(unknown[0]), f"unknown parameter {unknown[0]!r} of DGP {name!r}; "
+                                          f"allowed: {', '.join(declared) or 'none'}")
+    check_all(declared, params)
+    return cls(**params)

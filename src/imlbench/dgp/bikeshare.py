@@ -32,7 +32,7 @@ from imlbench.data.bikeshare import (
 )
 from imlbench.dgp.base import DGPS
 from imlbench.dgp.real_data import SourcedTable
-from imlbench.params import ParamError, check, choice, items, text
+from imlbench.params import ParamError, choice, items, text
 
 #: level names of the categorical features, by column set
 _LEVELS = {"application": DAILY_LEVELS, "uci": UCI_DAY_LEVELS}
@@ -44,12 +44,12 @@ class BikeDaily(SourcedTable):
     ``columns``, restricted to ``features`` when given; see the module doc."""
 
     name, sources, original_file = "bikeshare_daily", BIKESHARE_SOURCES, "day.csv"
+    params = {"columns": choice("application", tuple(DAY_COLUMN_SETS)),
+              "features": items(text(), None, nullable=True, unique=True)}
 
     def __init__(self, source: str | None = None, path: str | None = None,
                  columns: str = "application", features: Sequence[str] | None = None) -> None:
         super().__init__(source, path)
-        check(choice("application", tuple(DAY_COLUMN_SETS)), columns, "columns")
-        check(items(text(), nullable=True), features, "features")
         self.columns = columns
         self.features = None if features is None else list(features)
 

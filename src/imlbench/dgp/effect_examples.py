@@ -23,7 +23,10 @@ from __future__ import annotations
 import numpy as np
 
 from imlbench.dgp.base import DGP, DGPS
-from imlbench.params import check, number
+from imlbench.params import ParamError, choice, number
+
+#: the noise standard deviation every example takes
+NOISE_SD = {"noise_sd": number(0.0, minimum=0)}
 
 
 class _Example(DGP):
@@ -32,9 +35,9 @@ class _Example(DGP):
     names: tuple[str, ...] = ()
     #: features coded as integer levels
     categorical: tuple[str, ...] = ()
+    params = NOISE_SD
 
     def __init__(self, noise_sd: float = 0.0) -> None:
-        check(number(minimum=0), noise_sd, "noise_sd")
         self.noise_sd = float(noise_sd)
 
     @property
@@ -49,19 +52,19 @@ class _Example(DGP):
 class AleBookCh6(_Example):
     names = ("x1", "x2", "x3")
     FUNCTIONS = ("multiplicative", "squared", "additive")
+    params = {"function": choice("multiplicative", FUNCTIONS), "a": number(0.0),
+              "b": number(0.5), "mu": number(2.0), "sd": number(2.0, minimum=0),
+              "sd3": number(0.5, minimum=0), **NOISE_SD}
 
     def __init__(self, function: str = "multiplicative", a: float = 0.0, b: float = 0.5,
                  mu: float = 2.0, sd: float = 2.0, sd3: float = 0.5,
                  noise_sd: float = 0.0) -> None:
-        if function not in self.FUNCTIONS:
-            raise ValueError(f"function {function!r} is not one of {', '.join(self.FUNCTIONS)}")
         # x1 ~ U(a, b) is the sd of x3 unless additive
-        low = None if function == "additive" else 0
-        check(number(minimum=low), a, "a")
-        check(number(above=a), b, "b")
-        check(number(), mu, "mu")
-        for name, value in (("sd", sd), ("sd3", sd3)):
-            check(number(minimum=0), value, name)
+        if function != "additive" and a < 0:
+            raise ParamError("a", f"{a!r} with function {function}, where x1 ~ U(a, b) is the "
+                                  f"sd of x3; allowed: a number >= 0")
+        if not b > a:
+            raise ParamError("b", f"{b!r} is not above a = {a!r}; allowed: a number > {a:g}")
         super().__init__(noise_sd)
         self.function, self.a, self.b, self.mu, self.sd, self.sd3 = function, a, b, mu, sd, sd3
 
@@ -84,10 +87,9 @@ class AleBookCh6(_Example):
 class AleBookCh7(_Example):
     names = ("x1", "x2")
     FUNCTIONS = ("additive", "multiplicative", "shaky")
+    params = {"function": choice("additive", FUNCTIONS), **NOISE_SD}
 
     def __init__(self, function: str = "additive", noise_sd: float = 0.0) -> None:
-        if function not in self.FUNCTIONS:
-            raise ValueError(f"function {function!r} is not one of {', '.join(self.FUNCTIONS)}")
         super().__init__(noise_sd)
         self.function = function
 
@@ -111,10 +113,9 @@ class AleBookCh7(_Example):
 @DGPS.register("stratpd_synthetic")
 class StratpdSynthetic(_Example):
     FUNCTIONS = ("interaction", "quadratic")
+    params = {"function": choice("interaction", FUNCTIONS), **NOISE_SD}
 
     def __init__(self, function: str = "interaction", noise_sd: float = 0.0) -> None:
-        if function not in self.FUNCTIONS:
-            raise ValueError(f"function {function!r} is not one of {', '.join(self.FUNCTIONS)}")
         super().__init__(noise_sd)
         self.function = function
         self.names = ("x1", "x2", "x3") if function == "interaction" else ("x1", "x2")

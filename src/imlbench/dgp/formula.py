@@ -99,7 +99,7 @@ from __future__ import annotations
 
 import keyword
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -150,9 +150,18 @@ NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 RESERVED = {*FUNCTIONS, *RANDOM, *CONSTANTS, "y"}
 #: a declared constant's name (a swept one becomes part of scenario names: no underscore)
 CONSTANT_NAME = re.compile(r"[a-z][a-z0-9]*")
-#: the constructor's own parameters (no constant may take their names)
-PARAMETERS = ("features", "f", "dependence", "noise_sd", "link", "constants", "exclude",
-              "hidden", "noise", "categorical")
+#: the constructor's own parameters, declared (no constant may take their names); the
+#: structure inside each (laws, expressions, names of features) is checked by the constructor
+DECLARED = {
+    "features": table(value=either(text(), table())), "f": text(),
+    "dependence": table(DEPENDENCE, None, nullable=True),
+    "noise_sd": either(number(minimum=0, nullable=True), text(), default=None),
+    "link": choice("identity", LINKS),
+    "constants": table(None, None, value=number(), nullable=True),
+    "exclude": text(None, nullable=True), "hidden": items(text(), None, nullable=True),
+    "noise": text(None, nullable=True), "categorical": items(text(), None, nullable=True),
+}
+PARAMETERS = tuple(DECLARED)
 #: rows drawn once by the constructor, so that an expression that is not finite on the
 #: features' law (``log`` of a normal feature, a negative sd) fails the configuration check
 PILOT_ROWS = 1000
@@ -269,8 +278,6 @@ def _constants(given: Any, overrides: Mapping[str, Any], features: Mapping[str, 
                ) -> dict[str, float]:
     """The declared constants, checked, with the values of ``overrides`` (parameters named
     after a constant: a scenario's sweep) in place of theirs."""
-    if given is not None:
-        check(table(value=number()), given, "constants")
     constants = dict(given or {})
     for name in constants:
         if not (isinstance(name, str) and CONSTANT_NAME.fullmatch(name)) \
@@ -280,14 +287,20 @@ def _constants(given: Any, overrides: Mapping[str, Any], features: Mapping[str, 
                              f"allowed: a lower-case letter, then lower-case letters or digits, "
                              f"other than feature names, {', '.join(sorted(RESERVED))}, "
                              f"{', '.join(PARAMETERS)} and Python keywords")
-    for name, value in overrides.items():
+    _known_overrides(overrides, constants)
+    constants.update(overrides)
+    return {k: float(v) for k, v in constants.items()}
+
+
+def _known_overrides(names: Iterable[Any], constants: Iterable[str]) -> None:
+    """Raise :class:`ParamError` at the first of ``names`` (parameters other than the
+    constructor's own) that is no declared constant."""
+    constants = list(constants)
+    for name in names:
         if name not in constants:
             raise ParamError(str(name), f"unknown parameter {name!r} of DGP 'formula'; "
                              f"allowed: {', '.join(PARAMETERS)}, or a declared constant: "
                              f"{', '.join(constants) or 'none declared (constants:)'}")
-        check(number(), value, str(name))
-        constants[name] = value
-    return {k: float(v) for k, v in constants.items()}
 
 
 def _correlation(value: Any, size: int, constants: Mapping[str, float]) -> np.ndarray:
@@ -326,6 +339,18 @@ class FormulaDGP(DGP):
     those declared (integer codes; ``levels`` the level names of every categorical law).
     """
 
+    params = DECLARED
+
+    @classmethod
+    def declared(cls, given: Mapping[str, Any]) -> Mapping[str, Param]:
+        """:data:`DECLARED` and a number for every declared constant (an override); any
+        other name is refused here, with the constants that could be meant."""
+        constants = given.get("constants")
+        names = [c for c in constants if c not in DECLARED] if isinstance(constants, Mapping) \
+            else []
+        _known_overrides([k for k in given if k not in DECLARED], names)
+        return {**DECLARED, **{name: number(None) for name in names}}
+
     def __init__(self, features: Mapping[str, Any], f: str,
                  dependence: Mapping[str, Any] | None = None,
                  noise_sd: float | str | None = None, link: str = "identity",
@@ -335,7 +360,6 @@ class FormulaDGP(DGP):
         self._arguments = (features, f, dependence, noise_sd, link,
                            None if constants is None else {**constants, **overrides}, exclude,
                            hidden, noise, categorical)
-        check(table(value=either(text(), table())), features, "features")
         if not features:
             raise ParamError("features", "no features; allowed: a mapping of feature names to "
                                          "laws or expressions")
@@ -345,7 +369,6 @@ class FormulaDGP(DGP):
                                          f"noise_sd (Gaussian noise) or noise (an expression)")
         noise_sd = _number(0.0 if noise_sd is None else noise_sd, self.constants, "noise_sd")
         check(number(minimum=0), noise_sd, "noise_sd")
-        check(choice("identity", LINKS), link, "link")
         if link == "logistic" and (noise_sd or noise is not None):
             key, value = ("noise", noise) if noise is not None else ("noise_sd", noise_sd)
             raise ParamError(key, f"{value!r} with link logistic, whose y is "
@@ -421,8 +444,7 @@ class FormulaDGP(DGP):
         return expr
 
     def _dependence(self, dependence: Any) -> None:
-        check(table(DEPENDENCE), dependence, "dependence")
-        check_all(DEPENDENCE, dependence, "dependence")
+        check_all(DEPENDENCE, dependence, "dependence")  # its required keys
         block = list(dependence["features"])
         lawful = list(self.marginals)
         bad = [b for b in block if b not in lawful]
@@ -465,7 +487,6 @@ class FormulaDGP(DGP):
         hidden features only (independent of every visible feature)."""
         if hidden is None:
             return ()
-        check(items(text()), hidden, "hidden")
         unknown = [h for h in hidden if h not in self.names]
         if unknown or len(set(hidden)) != len(hidden):
             what = f"{unknown[0]!r} is not a feature" if unknown else f"{list(hidden)!r} repeats"
@@ -489,7 +510,6 @@ class FormulaDGP(DGP):
         not already a categorical law."""
         if categorical is None:
             return ()
-        check(items(text()), categorical, "categorical")
         allowed = [n for n in self.visible if n not in self.levels]
         wrong = [c for c in categorical if c not in allowed]
         if wrong or len(set(categorical)) != len(categorical):

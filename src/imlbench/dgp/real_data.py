@@ -7,11 +7,15 @@ from an offline source by default or from its original file at a path the user g
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import numpy as np
 import pandas as pd
 
 from imlbench.data.records import check_source
 from imlbench.dgp.base import DGP
+from imlbench.params import Param, choice, text
 
 
 class TableDGP(DGP):
@@ -63,6 +67,13 @@ class SourcedTable(TableDGP):
     original_file: str = ""
     #: the categorical features by source (none by default)
     categorical_by_source: dict[str, tuple[str, ...]] = {}
+
+    @classmethod
+    def declared(cls, given: Mapping[str, Any]) -> Mapping[str, Param]:
+        """``source`` (null: the offline one) and ``path``, then the subclass's
+        :attr:`params`."""
+        return {"source": choice(None, cls.sources, nullable=True),
+                "path": text(None, nullable=True), **cls.params}
 
     def __init__(self, source: str | None = None, path: str | None = None) -> None:
         source = self.sources[0] if source is None else source

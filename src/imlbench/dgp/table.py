@@ -70,7 +70,6 @@ from imlbench.dgp.base import DGPS
 from imlbench.dgp.real_data import TableDGP
 from imlbench.params import (
     ParamError,
-    check,
     check_all,
     choice,
     either,
@@ -95,22 +94,8 @@ NOISE_SCALE = 0.3
 #: how ``scale`` transforms the numeric features
 SCALES = ("none", "sd")
 #: the declared ``bins`` mapping
-BINS = {"features": items(text()), "kind": choice("quantile", ("quantile",)),
+BINS = {"features": items(text(), unique=True), "kind": choice("quantile", ("quantile",)),
         "count": integer(4, minimum=2)}
-
-
-def _names(value: Sequence[str] | None, key: str) -> list[str] | None:
-    """A list of distinct column names (None stays None)."""
-    check(items(text(), nullable=True), value, key)
-    if value is None:
-        return None
-    seen = set()
-    for k, name in enumerate(value):
-        if name in seen:
-            raise ParamError(f"{key}[{k}]", f"{name!r} is listed twice; allowed: distinct "
-                                            "column names")
-        seen.add(name)
-    return list(value)
 
 
 @DGPS.register("table")
@@ -120,6 +105,21 @@ class Table(TableDGP):
     ``dropna``, ``impute``, a ``variant`` of feature ``variant_of``, ``bins`` and ``scale``;
     see the module doc."""
 
+    params = {
+        "target": text(), "features": items(text(), None, nullable=True, unique=True),
+        "categorical": items(text(), (), unique=True), "package": text(None, nullable=True),
+        "item": text(None, nullable=True), "path": text(None, nullable=True),
+        "sep": text(","), "dropna": flag(False),
+        "impute": table(None, None, value=choice("mean", tuple(IMPUTERS)), nullable=True),
+        "order": table(None, None, value=items(either(text(), number()), unique=True),
+                       nullable=True),
+        "variant": choice("original", tuple(VARIANTS)), "variant_of": text(None, nullable=True),
+        "noise_scale": number(None, minimum=0, nullable=True),
+        "bins": table(BINS, None, nullable=True), "scale": choice("none", SCALES),
+        "scale_target": flag(False), "target_level": either(text(nullable=True), number(),
+                                                            default=None),
+    }
+
     def __init__(self, target: str, features: Sequence[str] | None = None,
                  categorical: Sequence[str] = (), package: str | None = None,
                  item: str | None = None, path: str | None = None, sep: str = ",",
@@ -128,39 +128,29 @@ class Table(TableDGP):
                  noise_scale: float | None = None, bins: dict | None = None,
                  scale: str = "none", scale_target: bool = False,
                  target_level: str | None = None) -> None:
-        check(text(), target, "target")
         self.target = target
-        self.features = _names(features, "features")
-        self.categorical_columns = _names(list(categorical), "categorical")
+        self.features = None if features is None else list(features)
+        self.categorical_columns = list(categorical)
         if target_level is not None:
-            check(either(text(), number()), target_level, "target_level")
             if target not in self.categorical_columns:
                 raise ParamError("target_level", f"needs the target {target!r} in "
                                                  "categorical; allowed: a value of a "
                                                  "categorical target")
         self.target_level = target_level
-        check(table(value=items(either(text(), number()))), order or {}, "order")
         self.order = {name: list(values) for name, values in (order or {}).items()}
-        for name, values in self.order.items():
+        for name in self.order:
             if name not in self.categorical_columns:
                 raise ParamError(f"order.{name}", f"{name!r} is not categorical; allowed: "
                                                   f"{', '.join(self.categorical_columns)}")
-            if len(set(values)) < len(values):
-                raise ParamError(f"order.{name}", "a value is listed twice; allowed: the "
-                                                  "column's distinct values")
         self._variant(variant, variant_of, noise_scale)
         self._transforms(bins, scale, scale_target)
-        check(flag(), dropna, "dropna")
         self.dropna = dropna
-        check(table(value=choice("mean", tuple(IMPUTERS))), impute or {}, "impute")
         self.impute = dict(impute or {})
         for name in self.impute:
             if name == target or name in self.categorical_columns:
                 raise ParamError(f"impute.{name}", f"{name!r} is the target or categorical; "
                                                    "allowed: numeric feature columns")
-        check(text(), sep, "sep")
         if path is not None:
-            check(text(), path, "path")
             if package is not None or item is not None:
                 key = "package" if package is not None else "item"
                 raise ParamError(key, "given with path; allowed: either path (a file) or "
@@ -199,8 +189,6 @@ class Table(TableDGP):
 
     def _transforms(self, bins: dict | None, scale: str, scale_target: bool) -> None:
         """Check and keep ``bins``, ``scale`` and ``scale_target``."""
-        check(choice("none", SCALES), scale, "scale")
-        check(flag(), scale_target, "scale_target")
         if scale_target and self.target in self.categorical_columns:
             raise ParamError("scale_target", f"true with the categorical target "
                                              f"{self.target!r}; allowed: false")
@@ -209,10 +197,9 @@ class Table(TableDGP):
         self.binned: list[str] = []
         if bins is None:
             return
-        check(table(BINS), bins, "bins")
-        check_all(BINS, bins, "bins")
+        check_all(BINS, bins, "bins")  # its required features
         self.bins = with_defaults(BINS, bins)
-        self.binned = _names(self.bins["features"], "bins.features")
+        self.binned = list(self.bins["features"])
         for k, name in enumerate(self.binned):
             if name == self.target or name in self.categorical_columns \
                     or name == self.variant_of:
@@ -221,9 +208,6 @@ class Table(TableDGP):
 
     def _variant(self, variant: str, variant_of: str | None, noise_scale: float | None) -> None:
         """Check and keep ``variant``, ``variant_of`` and ``noise_scale``."""
-        check(choice("original", tuple(VARIANTS)), variant, "variant")
-        check(text(nullable=True), variant_of, "variant_of")
-        check(number(minimum=0, nullable=True), noise_scale, "noise_scale")
         if variant == "original" and variant_of is not None:
             raise ParamError("variant_of", "given with variant original; allowed: a feature "
                                            "with variant duplicate or noisy")

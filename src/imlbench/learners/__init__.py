@@ -5,10 +5,13 @@ Hyperparameters live in the study file; the defaults here mirror the R functions
 the papers used where the paper is silent (``randomForest``, ``nnet``). Each learner
 declares the hyperparameters a study file may set (:attr:`LearnerSpec.params`): those of
 the estimator it builds, less the ones the workflow sets itself (seed, threads), and its own
-typed ones (:attr:`LearnerSpec.declared`: ``coding`` of ``lm`` and ``svm_e1071``, how they code
-the categorical features, :mod:`imlbench.learners.model_matrix`; ``aliased`` of ``lm``, how it
-treats aliased columns, :mod:`imlbench.learners.aliased`; ``nodesize`` of the forests, R's
-node-size rule counted over bootstrap draws, :mod:`imlbench.learners.nodesize`).
+ones (``coding`` of ``lm`` and ``svm_e1071``, how they code the categorical features,
+:mod:`imlbench.learners.model_matrix`; ``aliased`` of ``lm``, how it treats aliased columns,
+:mod:`imlbench.learners.aliased`; ``nodesize`` of the forests, R's node-size rule counted over
+bootstrap draws, :mod:`imlbench.learners.nodesize`; ``mlp``'s nnet parameters,
+:data:`imlbench.learners.networks.PARAMS`). Each of them has a typed declaration
+(:attr:`LearnerSpec.declared`): the learner's own, and its estimator's from
+:mod:`imlbench.learners.declarations`.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from imlbench.learners.forests import bagging, bagging_refit, forest, rf, rf_ref
 from imlbench.learners.linear import lm, ols
 from imlbench.learners.mars import mars
 from imlbench.learners.neighbours import knn
+from imlbench.learners.networks import PARAMS as MLP_PARAMS
 from imlbench.learners.networks import mlp
 from imlbench.learners.reference import none, truth
 from imlbench.learners.svms import svm, svm_e1071
@@ -47,6 +51,23 @@ def _estimator_params(path: str, *exclude: str) -> Callable[[], tuple[str, ...]]
 
 def _fixed(*names: str) -> Callable[[], tuple[str, ...]]:
     return lambda: names
+
+
+def _estimator_declared(path: str, exclude: tuple[str, ...], build: Callable[..., Any],
+                        own: Callable[[], Mapping[str, Param]]
+                        ) -> Callable[[], dict[str, Param]]:
+    """The declarations of the parameters of the estimator class at ``path`` (less
+    ``exclude`` and the learner's ``own``, :mod:`.declarations`; its defaults as ``build`` sets
+    them) and the learner's ``own``; looked up only when asked."""
+
+    def declared() -> dict[str, Param]:
+        from imlbench.learners.declarations import estimator_declarations
+
+        mine = own()
+        names = [n for n in _estimator_params(path, *exclude)() if n not in mine]
+        return {**estimator_declarations(path, names, build), **mine}
+
+    return declared
 
 
 def _also(names: Callable[[], tuple[str, ...]], declared: Callable[[], Mapping[str, Param]]
@@ -77,6 +98,11 @@ def _nodesize() -> dict[str, Param]:
     return {"nodesize": integer(5, minimum=1)}
 
 
+def _mlp_declared() -> dict[str, Param]:
+    """``mlp``'s parameters, R ``nnet``'s (:data:`.networks.PARAMS`)."""
+    return dict(MLP_PARAMS)
+
+
 @dataclass(frozen=True)
 class LearnerSpec:
     """A registered learner: its constructor, what it supports, and the names of the
@@ -88,9 +114,8 @@ class LearnerSpec:
     #: builds the estimator for refits, whose fitted model is only ever asked to predict (e.g.
     #: relearned importance): predictions equal to ``build``'s, at lower cost; None: ``build``
     refit: Callable[..., Any] | None = None
-    #: the typed parameters among ``params`` that the learner reads itself (not its
-    #: estimator's), checked by the validator with their allowed values (a function, as
-    #: ``params``)
+    #: the typed declarations of ``params`` (the learner's own and its estimator's), checked
+    #: by the validator with their allowed values (a function, as ``params``)
     declared: Callable[[], Mapping[str, Param]] = field(default=dict)
     #: ``build`` takes the indices of the categorical columns (keyword ``categorical``)
     categorical: bool = False
@@ -104,41 +129,39 @@ _FOREST = "sklearn.ensemble.RandomForestRegressor"
 _SKFOREST = {"oob", "trees", "tree_ensemble"}
 _TREES = {"tree_ensemble"}
 _REFITS = {"rf": rf_refit, "bagging": bagging_refit}
-for _name, _build, _caps, _params in [
-    ("rf", rf, _SKFOREST,
-     _also(_estimator_params(_FOREST, "bootstrap", "random_state", "n_jobs"), _nodesize)),
-    ("bagging", bagging, _SKFOREST,
-     _also(_estimator_params(_FOREST, "bootstrap", "random_state", "n_jobs", "max_features"),
-           _nodesize)),
-    ("gbm", gbm, _TREES, _estimator_params("xgboost.XGBRegressor", "random_state", "n_jobs")),
-    ("svm", svm, set(), _estimator_params("imlbench.learners.kernel_svr.BlockRBFSVR")),
-    ("svm_e1071", svm_e1071, set(),
-     _also(_estimator_params("imlbench.learners.kernel_svr.SigestRBFSVR", "random_state"),
-           _coding)),
-    ("knn", knn, set(), _estimator_params("sklearn.neighbors.KNeighborsRegressor", "n_jobs")),
-    ("lm", lm, {"linear"},
-     _also(_estimator_params("sklearn.linear_model.LinearRegression"), _lm_declared)),
-    ("tree", tree, _TREES, _estimator_params("sklearn.tree.DecisionTreeRegressor",
-                                              "random_state")),
-    ("cart", cart, _TREES, _estimator_params("imlbench.learners.compact.RpartTree",
-                                              "random_state")),
-    ("forest", forest, _TREES, _estimator_params("imlbench.learners.compact.CompactForest",
-                                                  "random_state")),
+#: name, constructor, capabilities, the estimator class whose parameters a study file may set
+#: (module.Class) and those it may not (the workflow's, or fixed by the learner), the learner's
+#: own declared parameters
+for _name, _build, _caps, _estimator, _exclude, _own in [
+    ("rf", rf, _SKFOREST, _FOREST, ("bootstrap", "random_state", "n_jobs"), _nodesize),
+    ("bagging", bagging, _SKFOREST, _FOREST,
+     ("bootstrap", "random_state", "n_jobs", "max_features"), _nodesize),
+    ("gbm", gbm, _TREES, "xgboost.XGBRegressor", ("random_state", "n_jobs"), None),
+    ("svm", svm, set(), "imlbench.learners.kernel_svr.BlockRBFSVR", (), None),
+    ("svm_e1071", svm_e1071, set(), "imlbench.learners.kernel_svr.SigestRBFSVR",
+     ("random_state",), _coding),
+    ("knn", knn, set(), "sklearn.neighbors.KNeighborsRegressor", ("n_jobs",), None),
+    ("lm", lm, {"linear"}, "sklearn.linear_model.LinearRegression", (), _lm_declared),
+    ("tree", tree, _TREES, "sklearn.tree.DecisionTreeRegressor", ("random_state",), None),
+    ("cart", cart, _TREES, "imlbench.learners.compact.RpartTree", ("random_state",), None),
+    ("forest", forest, _TREES, "imlbench.learners.compact.CompactForest", ("random_state",),
+     _nodesize),
     ("rf_classifier", rf_classifier, set(),
-     _estimator_params("imlbench.learners.class_probability.ProbabilityForest", "bootstrap",
-                       "random_state", "n_jobs")),
+     "imlbench.learners.class_probability.ProbabilityForest",
+     ("bootstrap", "random_state", "n_jobs"), None),
     ("gbm_classifier", gbm_classifier, set(),
-     _estimator_params("imlbench.learners.class_probability.EarlyStoppedBoosting",
-                       "random_state")),
-    ("ols", ols, {"linear"}, _fixed()),
-    ("mars", mars, set(), _estimator_params("imlbench.learners.mars.Mars")),
-    ("mlp", mlp, set(), _fixed("size", "decay", "maxit", "scale")),
-    ("truth", truth, {"oracle"}, _fixed()),
-    ("none", none, set(), _fixed()),
+     "imlbench.learners.class_probability.EarlyStoppedBoosting", ("random_state",), None),
+    ("ols", ols, {"linear"}, None, (), None),
+    ("mars", mars, set(), "imlbench.learners.mars.Mars", (), None),
+    ("mlp", mlp, set(), None, (), _mlp_declared),
+    ("truth", truth, {"oracle"}, None, (), None),
+    ("none", none, set(), None, (), None),
 ]:
+    _mine = _own or dict
+    _names = _estimator_params(_estimator, *_exclude) if _estimator else _fixed()
+    _params = _also(_names, _mine) if _own else _names
+    _declared = _estimator_declared(_estimator, _exclude, _build, _mine) if _estimator else _mine
     _coded = _name in ("lm", "svm_e1071")
-    _declared = {"lm": _lm_declared, "svm_e1071": _coding, "rf": _nodesize,
-                 "bagging": _nodesize, "forest": _nodesize}.get(_name, dict)
     LEARNERS.register(_name)(LearnerSpec(_build, frozenset(_caps), _params,
                                          _REFITS.get(_name), _declared, _coded))
 

@@ -26,10 +26,13 @@ numeric columns scaled, dummies not, y scaled when some column is (:class:`RScal
 
 from __future__ import annotations
 
+from numbers import Real
+
 import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.compose import TransformedTargetRegressor
 from sklearn.svm import SVR
+from sklearn.utils._param_validation import Interval, StrOptions
 
 _BLOCK_ROWS = 512  # fastest of 256-4096 on 50,000 rows (cache-sized kernel blocks)
 
@@ -135,6 +138,14 @@ def sigest_gamma(X: np.ndarray, rng: np.random.Generator, frac: float = 0.5) -> 
 class SigestRBFSVR(BlockRBFSVR):
     """:class:`BlockRBFSVR` whose ``gamma`` may also be ``"sigest"`` (:func:`sigest_gamma` on
     the rows it is fitted on, drawn with ``random_state``); the width used is ``sigest_``."""
+
+    #: SVR's constraints, ``gamma`` with ``"sigest"`` too (the learner's declarations are
+    #: translated from them, :mod:`.declarations`)
+    _parameter_constraints: dict = {
+        **SVR._parameter_constraints,
+        "gamma": [StrOptions({"scale", "auto", "sigest"}),
+                  Interval(Real, 0.0, None, closed="left")],
+    }
 
     def __init__(self, *, kernel: str = "rbf", degree: int = 3, gamma: float | str = "scale",
                  coef0: float = 0.0, tol: float = 1e-3, C: float = 1.0, epsilon: float = 0.1,

@@ -41,7 +41,7 @@ def test_regression_table_dgp_draws_rows_and_rejects_unknown_names():
     assert dgp.feature_names == ["lat", "long", "depth"]
     assert len(dgp.sample(300, np.random.default_rng(0))) == 300
     assert len(dgp.sample(None, np.random.default_rng(0))) == 1000
-    with pytest.raises(ValueError, match="name must be one of"):
+    with pytest.raises(ValueError, match="name: 'wine' is not allowed; allowed: pollen, "):
         make_dgp("conditional_subgroups.regression_table", {"name": "wine"})
 
 

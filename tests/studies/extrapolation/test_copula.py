@@ -12,6 +12,7 @@ import pytest
 from scipy import integrate, stats
 from scipy.special import ndtr
 
+from imlbench.dgp.base import make_dgp
 from imlbench.metrics.ranks import truth_ranks
 from imlbench.studies.extrapolation.dgp_copula import CopulaLinear
 from imlbench.studies.extrapolation.truth import (
@@ -294,10 +295,14 @@ def test_reference_rows():
 
 
 def test_invalid_parameters():
-    with pytest.raises(ValueError):
+    """The constructor refuses fewer than two coefficients; a study file's rho of 1 is refused
+    by the declaration, before the constructor (``make_dgp``)."""
+    with pytest.raises(ValueError, match="at least two coefficients"):
         CopulaLinear(beta=[1.0], rho=0.5, noise_sd=0.1)
-    with pytest.raises(ValueError):
-        CopulaLinear(beta=[1.0, 1.0], rho=1.0, noise_sd=0.1)
+    with pytest.raises(ValueError, match=r"^rho: 1.0 is out of range; allowed: a number > -1 "
+                                         r"and < 1$"):
+        make_dgp("extrapolation.copula_linear", {"beta": [1.0, 1.0], "rho": 1.0,
+                                                 "noise_sd": 0.1})
 
 
 def test_sample_response_is_f_plus_noise():

@@ -52,7 +52,7 @@ def test_wine_source_reads_the_semicolon_file(tmp_path):
 
 
 @pytest.mark.parametrize("params, message", [
-    ({"source": "red"}, "source must be one of saratoga, wine"),
+    ({"source": "red"}, "source: 'red' is not allowed; allowed: saratoga, wine or null"),
     ({"source": "wine"}, "needs path"),
     ({"source": "saratoga", "path": "x.csv"}, "only read with source='wine'"),
 ])

@@ -259,7 +259,7 @@ def test_source_parameters(dgp, file, default):
         make_dgp(dgp, {"source": "kaggle"})
     with pytest.raises(ValueError, match=rf"^{dgp}: path is only read with source='kaggle'$"):
         make_dgp(dgp, {"path": file})
-    with pytest.raises(ValueError, match=rf"^{dgp}: source must be one of {default}, kaggle, "
-                                         r"got 'other'$"):
+    with pytest.raises(ValueError, match=rf"^source: 'other' is not allowed; allowed: "
+                                         rf"{default}, kaggle or null$"):
         make_dgp(dgp, {"source": "other"})
 

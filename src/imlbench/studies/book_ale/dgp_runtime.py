@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from imlbench.dgp.base import DGP, DGPS
-from imlbench.params import check, integer
+from imlbench.params import integer
 
 LEVELS = 10
 
@@ -28,8 +28,9 @@ class RuntimeTable(DGP):
     has_truth = False
     categorical = ("multi_fact", "V_bin")
 
+    params = {"features": integer(5, minimum=4)}
+
     def __init__(self, features: int = 5) -> None:
-        check(integer(minimum=4), features, "features")
         self.p = int(features)
         self.means = self.sds = np.empty(0)
         self.p_bin = 0.5

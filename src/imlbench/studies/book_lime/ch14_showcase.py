@@ -50,7 +50,6 @@ from imlbench.metrics.contrasts import (
 )
 from imlbench.params import (
     ParamError,
-    check,
     choice,
     integer,
     items,
@@ -67,12 +66,13 @@ class BikesBinned(BikeDaily):
     feature of ``bins`` replaced by its quantile class (``count`` classes, bins closed on the
     right; the table DGP's ``bins``), every feature categorical, and y = cnt / sd(cnt)."""
 
+    params = {"features": BikeDaily.params["features"],
+              "bins": items(text(), (), unique=True), "count": integer(4, minimum=2)}
+
     def __init__(self, source: str | None = None, path: str | None = None,
                  features: Sequence[str] | None = None, bins: Sequence[str] = (),
                  count: int = 4) -> None:
         super().__init__(source, path, "uci", features)
-        check(items(text()), list(bins), "bins")
-        check(integer(minimum=2), count, "count")
         self.bins, self.count = list(bins), count
         self._bin_levels: dict[str, dict[int, str]] = {}
 

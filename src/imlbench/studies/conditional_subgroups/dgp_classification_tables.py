@@ -21,6 +21,7 @@ import pandas as pd
 
 from imlbench.dgp.base import DGPS
 from imlbench.dgp.real_data import TableDGP
+from imlbench.params import REQUIRED, choice
 
 #: how a table relates to the CC18 set it stands for.
 RELATIONS = ("same", "partial", "substitute")
@@ -123,10 +124,9 @@ def prepare(features: pd.DataFrame, label: pd.Series) -> pd.DataFrame:
 class CC18Substitute(TableDGP):
     """The offline table ``name`` (one of :data:`TABLES`) standing in for a CC18 set."""
 
+    params = {"name": choice(REQUIRED, tuple(TABLES))}
+
     def __init__(self, name: str) -> None:
-        if name not in TABLES:
-            raise ValueError(f"conditional_subgroups.cc18_substitute: unknown table {name!r}; "
-                             f"allowed: {', '.join(TABLES)}")
         self.name = name
         self.table = TABLES[name]
 

@@ -30,8 +30,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from imlbench.dgp.base import DGP, DGPS, check_numbers
-from imlbench.params import check, integer, number
+from imlbench.dgp.base import DGP, DGPS
+from imlbench.params import integer, items, number
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -114,11 +114,11 @@ class Triangle(_Illustration):
 class Collinear(_Gaussian):
     names = ("x1", "x2", "x3")
 
+    params = {"sd2": number(0.2, above=0), "beta": items(number(), (1.0, -0.1, 1.0), length=3),
+              "noise_sd": number(0.0, minimum=0)}
+
     def __init__(self, sd2: float = 0.2, beta: Sequence[float] = (1.0, -0.1, 1.0),
                  noise_sd: float = 0.0) -> None:
-        check(number(above=0), sd2, "sd2")
-        check_numbers(beta, "beta", length=3)
-        check(number(minimum=0), noise_sd, "noise_sd")
         self.sd2, self.noise_sd = float(sd2), float(noise_sd)
         self.beta = np.asarray(beta, dtype=float)
         self.cov = np.array([[1.0, 1.0, 0.0], [1.0, 1.0 + self.sd2**2, 0.0], [0.0, 0.0, 1.0]])
@@ -131,10 +131,10 @@ class Collinear(_Gaussian):
 class Mixture(_Illustration):
     names = ("x1", "x2")
 
+    params = {"cut": number(0.5, above=0, below=1), "mean_high": number(4.0),
+              "sd_high": number(4.0, above=0)}
+
     def __init__(self, cut: float = 0.5, mean_high: float = 4.0, sd_high: float = 4.0) -> None:
-        check(number(above=0, below=1), cut, "cut")
-        check(number(), mean_high, "mean_high")
-        check(number(above=0), sd_high, "sd_high")
         self.cut, self.mean_high, self.sd_high = float(cut), float(mean_high), float(sd_high)
 
     def _x1_given(self, x2: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -175,8 +175,9 @@ class Mixture(_Illustration):
 class BivariateNormal(_Gaussian):
     names = ("x1", "x2")
 
+    params = {"cov": number(0.9, above=-1, below=1)}  # unit variances
+
     def __init__(self, cov: float = 0.9) -> None:
-        check(number(above=-1, below=1), cov, "cov")  # unit variances
         self.cov = np.array([[1.0, cov], [cov, 1.0]])
 
     def f(self, X: np.ndarray) -> np.ndarray:
@@ -188,8 +189,9 @@ class RoundedLinear(_Illustration):
     names = ("x1", "x2")
     noise_sd = 1.0
 
+    params = {"decimals": integer(2, minimum=0)}
+
     def __init__(self, decimals: int = 2) -> None:
-        check(integer(minimum=0), decimals, "decimals")
         self.decimals = int(decimals)
 
     def sample_features(self, n: int, rng: np.random.Generator) -> np.ndarray:
@@ -208,9 +210,9 @@ class RoundedLinear(_Illustration):
 class GammaLog(_Illustration):
     names = ("x",)
 
+    params = {"shape": number(1.0, above=0), "offset": number(4.5)}
+
     def __init__(self, shape: float = 1.0, offset: float = 4.5) -> None:
-        check(number(above=0), shape, "shape")
-        check(number(), offset, "offset")
         self.shape, self.offset = float(shape), float(offset)
 
     def sample_features(self, n: int, rng: np.random.Generator) -> np.ndarray:

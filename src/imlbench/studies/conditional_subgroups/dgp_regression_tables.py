@@ -34,6 +34,7 @@ import pandas as pd
 
 from imlbench.dgp.base import DGPS
 from imlbench.dgp.real_data import TableDGP
+from imlbench.params import choice
 
 
 @dataclass(frozen=True)
@@ -94,10 +95,9 @@ def load_table(name: str) -> pd.DataFrame:
 class RegressionTable(TableDGP):
     """One of the offline regression tables of :data:`TABLES`, by ``name``."""
 
+    params = {"name": choice("pollen", tuple(TABLES))}
+
     def __init__(self, name: str = "pollen") -> None:
-        if name not in TABLES:
-            raise ValueError(f"conditional_subgroups.regression_table: name must be one of "
-                             f"{', '.join(TABLES)}, got {name!r}")
         self.name = name
 
     def load(self) -> pd.DataFrame:

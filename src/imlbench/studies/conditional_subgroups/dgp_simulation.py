@@ -19,18 +19,18 @@ from collections.abc import Sequence
 import numpy as np
 
 from imlbench.dgp.base import DGP, DGPS, GaussianNoise
-from imlbench.params import check, integer, number
+from imlbench.params import choice, integer, number
 
 SCENARIOS = ("independent", "linear", "nonlinear", "multilinear")
 
 
 @DGPS.register("conditional_subgroups.simulation")
 class ConditionalSubgroupsSimulation(GaussianNoise, DGP):
+    params = {"scenario": choice("linear", SCENARIOS),
+              "p": integer(10, minimum=10),  # f uses x1..x10
+              "noise_sd": number(1.0, minimum=0)}
+
     def __init__(self, scenario: str = "linear", p: int = 10, noise_sd: float = 1.0) -> None:
-        if scenario not in SCENARIOS:
-            raise ValueError(f"scenario {scenario!r} is not one of {', '.join(SCENARIOS)}")
-        check(integer(minimum=10), p, "p")  # f uses x1..x10
-        check(number(minimum=0), noise_sd, "noise_sd")
         self.scenario, self.p, self.noise_sd = scenario, int(p), float(noise_sd)
 
     @property

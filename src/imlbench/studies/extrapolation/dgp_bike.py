@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import pandas as pd
 
-from imlbench.data.bikeshare import check_source, load_islp, load_uci_hour
+from imlbench.data.bikeshare import BIKESHARE_SOURCES, check_source, load_islp, load_uci_hour
 from imlbench.dgp.base import DGPS
 from imlbench.dgp.real_data import TableDGP
+from imlbench.params import choice, text
 
 
 @DGPS.register("extrapolation.bikeshare")
@@ -20,6 +21,8 @@ class BikeShare(TableDGP):
     ``source="uci"`` reads the UCI ``hour.csv`` at ``path`` (see
     :func:`imlbench.data.bikeshare.download_uci_hour`).
     """
+
+    params = {"source": choice("islp", BIKESHARE_SOURCES), "path": text(None, nullable=True)}
 
     def __init__(self, source: str = "islp", path: str | None = None) -> None:
         check_source("extrapolation.bikeshare", source, path, "hour.csv")

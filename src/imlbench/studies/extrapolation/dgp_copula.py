@@ -14,21 +14,21 @@ from collections.abc import Sequence
 import numpy as np
 from scipy.special import ndtr, ndtri
 
-from imlbench.dgp.base import DGP, DGPS, GaussianNoise, check_numbers
-from imlbench.params import ParamError, check, number
+from imlbench.dgp.base import DGP, DGPS, GaussianNoise
+from imlbench.params import ParamError, items, number
 
 
 @DGPS.register("extrapolation.copula_linear")
 class CopulaLinear(GaussianNoise, DGP):
     """eq. (2) of Hooker et al. (2021); ``beta`` sets the number of features."""
 
+    params = {"beta": items(number()), "rho": number(above=-1, below=1),
+              "noise_sd": number(minimum=0)}
+
     def __init__(self, beta: Sequence[float], rho: float, noise_sd: float) -> None:
-        check_numbers(beta, "beta")
         if len(beta) < 2:
             raise ParamError("beta", f"{beta!r} has {len(beta)} items; allowed: a list of at "
                                      f"least two coefficients (x1 and x2)")
-        check(number(above=-1, below=1), rho, "rho")
-        check(number(minimum=0), noise_sd, "noise_sd")
         self.beta = np.asarray(beta, dtype=float)
         self.rho = float(rho)
         self.noise_sd = float(noise_sd)

@@ -14,12 +14,18 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from imlbench.dgp.base import DGP, DGPS, GaussianNoise, check_numbers
-from imlbench.params import check, integer, number
+from imlbench.dgp.base import DGP, DGPS, GaussianNoise
+from imlbench.params import integer, items, number
 
 
 @DGPS.register("extrapolation.gaussian_noise_features")
 class GaussianNoiseFeatures(GaussianNoise, DGP):
+    #: (``anchors``, the original feature each noise feature follows, is drawn per data set
+    #: by :meth:`realize`: no study-file parameter)
+    params = {"beta": items(number()), "rho": number(minimum=0, below=1),
+              "snr": number(above=0), "q": integer(minimum=1),
+              "noise_corr": number(0.7, minimum=0, below=1)}
+
     def __init__(
         self,
         beta: Sequence[float],
@@ -29,11 +35,6 @@ class GaussianNoiseFeatures(GaussianNoise, DGP):
         noise_corr: float = 0.7,
         anchors: Sequence[int] | None = None,
     ) -> None:
-        check_numbers(beta, "beta")
-        check(number(minimum=0, below=1), rho, "rho")
-        check(number(minimum=0, below=1), noise_corr, "noise_corr")
-        check(integer(minimum=1), q, "q")
-        check(number(above=0), snr, "snr")
         self.beta = np.asarray(beta, dtype=float)
         self.rho = float(rho)
         self.snr = float(snr)

@@ -20,21 +20,18 @@ from collections.abc import Sequence
 import numpy as np
 
 from imlbench.dgp.base import DGP, DGPS
-from imlbench.params import check, number
+from imlbench.params import choice, number
 
 FORMS = ("linear", "nonlinear")
 
 
 @DGPS.register("pd_pfi_dgp.simulation")
 class PdPfiSimulation(DGP):
+    #: ``sign``: -1 as the paper's text, 1 as the authors' code
+    params = {"form": choice("linear", FORMS), "sign": choice(-1, (-1, 1)),
+              "noise_sd": number(1.0, minimum=0)}
+
     def __init__(self, form: str = "linear", sign: int = -1, noise_sd: float = 1.0) -> None:
-        if form not in FORMS:
-            raise ValueError(f"pd_pfi_dgp.simulation: form must be one of {', '.join(FORMS)}, "
-                             f"got {form!r}")
-        if sign not in (-1, 1):
-            raise ValueError(f"pd_pfi_dgp.simulation: sign must be -1 (the paper's text) or 1 "
-                             f"(the authors' code), got {sign!r}")
-        check(number(minimum=0), noise_sd, "noise_sd")
         self.form, self.sign, self.noise_sd = form, int(sign), float(noise_sd)
 
     @property

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from imlbench.dgp.base import DGP, DGPS
-from imlbench.params import check, number
+from imlbench.params import number
 
 #: E[sin(X1)] for X1 ~ U(0, 10): the integral of sin over [0, 10] divided by 10.
 MEAN_SIN_X1 = (1.0 - np.cos(10.0)) / 10.0
@@ -34,8 +34,9 @@ class PdpUncertaintyToy(DGP):
 
     names = ("x1", "x2", "x3")
 
+    params = {"noise_sd": number(5.0, minimum=0)}
+
     def __init__(self, noise_sd: float = 5.0) -> None:
-        check(number(minimum=0), noise_sd, "noise_sd")
         self.noise_sd = float(noise_sd)
 
     @property

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from imlbench.dgp.base import DGP, DGPS
-from imlbench.params import check, number
+from imlbench.params import number
 from imlbench.truth import truth, truth_frame
 
 STATES = ("AZ", "CA", "CO", "NV", "WA")
@@ -31,8 +31,9 @@ class StratpdWeather(DGP):
 
     categorical = ("state",)
 
+    params = {"noise_sd": number(4.0, minimum=0)}
+
     def __init__(self, noise_sd: float = 4.0) -> None:
-        check(number(minimum=0), noise_sd, "noise_sd")
         self.noise_sd = float(noise_sd)
 
     @property
