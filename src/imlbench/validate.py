@@ -355,8 +355,9 @@ class _Checker:
             try:  # the constructor's own rules (parameters that exclude each other), and
                 # scikit-learn's check, which tells an integer from a real where a declaration
                 # cannot (min_samples_split: 1 is no share of the rows)
-                est = make_learner(spec["learner"], params, random_state=0)
-                final = est.steps[-1][1] if hasattr(est, "steps") else est
+                from imlbench.learners.declarations import final_estimator  # imports sklearn
+
+                final = final_estimator(make_learner(spec["learner"], params, random_state=0))
                 if hasattr(final, "_parameter_constraints"):
                     final._validate_params()
             except Exception as exc:  # noqa: BLE001  (any constructor error is a config error)
