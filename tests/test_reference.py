@@ -35,6 +35,7 @@ from imlbench.reference.digest import (
     scorecard_rows,
     write_digest,
 )
+from imlbench.targets import estimates_of
 
 #: relative noise of the size another BLAS library or summation order leaves after a fit:
 #: far below the comparison's floor FP_RTOL = 1e-9
@@ -186,6 +187,24 @@ def test_the_written_reference_reads_back_one_row_per_line(pair, tmp_path):
     incomplete.estimates["toy/estimates/s/lm/pdp/c1.parquet"] = None
     with pytest.raises(RefusedComparison, match="lacks 1 estimate files"):
         write_digest(incomplete, tmp_path / "incomplete.json")
+
+
+@pytest.mark.parametrize("profile", ["smoke", "default"])
+def test_the_committed_reference_covers_every_estimate_file_of_the_shipped_studies(profile):
+    """reference/<profile>.json is of the shipped configuration: its base seed and studies,
+    and exactly the estimate files the studies make in that profile (a study, scenario or
+    method added without a new reference would be missing from it)."""
+    ref = read_digest(REPO / "reference" / f"{profile}.json")
+    config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+    assert (ref.profile, ref.base_seed) == (profile, config["base_seed"])
+    assert ref.studies == config["studies"]
+    expected = set()
+    for name in config["studies"]:
+        study = load_study(study_path(REPO, name), profile)
+        expected |= {Path(f).relative_to("results").as_posix()
+                     for f in estimates_of(study, list(study.scenarios.values()))}
+    assert set(ref.estimates) == expected
+    assert {row["study"] for row in ref.rows} == set(config["studies"])
 
 
 def test_zenodo_metadata_agrees_with_the_citation_file():
