@@ -20,8 +20,8 @@ import yaml
 REPO = Path(__file__).resolve().parents[1]
 STUDY = "extrapolation"
 
-REGISTERED_LEARNERS = ("bagging, cart, forest, gbm, gbm_classifier, knn, lm, mars, mlp, none, ols, "
-                       "rf, rf_classifier, svm, svm_e1071, tree, truth")
+REGISTERED_LEARNERS = ("bagging, cart, forest, gam, gbm, gbm_classifier, knn, lm, mars, mlp, none, "
+                       "ols, rf, rf_classifier, svm, svm_e1071, tree, truth")
 # the DGPs this study may use: the layers' and its own (other studies' are not allowed)
 REGISTERED_DGPS = ("ale_book_ch6, ale_book_ch7, bikeshare_daily, extrapolation.bikeshare, "
                    "extrapolation.copula_linear, extrapolation.gaussian_noise_features, formula, "
@@ -284,7 +284,8 @@ CASES: list[Broken] = [
            set_at("methods", "pfi", "params", "n_permutations", value=5),
            "key methods.pfi.params",
            ("n_permutations",
-            "allowed: aggregate, contrast, data, features, groups, loss, n_repeats")),
+            "allowed: aggregate, contrast, data, features, folds, groups, loss, model_effect_rows, "
+            "n_repeats")),
     Broken("method_parameter_of_the_wrong_type", "n_repeats: many", STUDY,
            set_at("methods", "pfi", "params", "n_repeats", value="many"),
            "key methods.pfi.params.n_repeats", ("'many'", "allowed: an integer >= 1")),

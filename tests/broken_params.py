@@ -251,6 +251,7 @@ def documents() -> dict[str, tuple[dict, dict]]:
         if in_scenario:
             probe["scenarios"][PROBE_SCENARIO]["methods"].append(entry)
     probe["learners"]["probe_tree"] = {"learner": "tree"}
+    probe["learners"]["probe_gam"] = {"learner": "gam"}  # no study fits a GAM
     probe["figures"]["fig_probe_bars"] = {
         "function": "importance_bars", "scenarios": [PROBE_SCENARIO], "title": "probe",
         "caption": "probe", "methods": {"importance": "pfi"}}

@@ -46,6 +46,7 @@ EXPLICIT = {
     "cart": "imlbench.learners.compact.RpartTree",
     "forest": "imlbench.learners.compact.CompactForest",
     "mars": "imlbench.learners.mars.Mars",
+    "gam": "imlbench.learners.gam.Gam",
     "gbm": "xgboost.XGBRegressor",
 }
 #: the learner's own parameters, declared where it is registered (not its estimator's)
@@ -81,7 +82,7 @@ def declared() -> dict[str, dict[str, Param]]:
 def test_every_parameter_is_declared(declared):
     for name, params in declared.items():
         assert set(params) == set(LEARNERS.get(name).params()), name
-    assert sum(map(len, declared.values())) == 173  # 6 before: nodesize, coding, aliased
+    assert sum(map(len, declared.values())) == 177  # 6 before: nodesize, coding, aliased
     assert set(TRANSLATED) | set(EXPLICIT) | {"mlp", "ols", "truth", "none"} == set(declared)
 
 
@@ -193,6 +194,8 @@ BROKEN = [
     ("mars", "thresh", 1, "a number >= 0 and < 1"),
     ("mars", "penalty", -1, "a number >= 0 and <= 1000"),  # earth's -1: not implemented
     ("mars", "minspan", -1, "an integer >= 0"),
+    ("gam", "n_bases", 3, "an integer >= 4"),
+    ("gam", "lam", math.inf, "a number > 0 and < inf"),
     ("mlp", "size", 0, "an integer >= 1"),
     ("mlp", "decay", -0.01, "a number >= 0 and < inf"),
     ("mlp", "maxit", 10.5, "an integer >= 1"),

@@ -15,7 +15,7 @@ from site_tree import CARDS, FIGURES, ids, parse, placement, write_tree
 
 from imlbench.compare import SMOKE_BANNER
 from imlbench.config import load_study, study_path
-from imlbench.metrics.truth_synthesis import COLUMNS, family_summary
+from imlbench.metrics.truth_synthesis import COLUMNS, DECOMPOSED, family_summary
 from imlbench.site.build import build_site, site_files, untruthed
 from imlbench.site.data import claim_rows, judges
 
@@ -111,12 +111,13 @@ def test_the_front_page_counts_claims_by_study_source_and_verdict(site):
 
 def test_the_truth_page_shows_the_table_it_is_given_and_its_summary(tmp_path):
     results = write_tree(tmp_path)
+    base = [c for c in COLUMNS if c not in DECOMPOSED]  # rows without the models' own effect
     truth = pd.DataFrame([
         ["PD", "pd", "alpha", "main", "pdp", "pdp", "lm", 0.5, "test", 0.123456, 0.01, 0.02,
          0.03, 1.4, 21, 4],
         ["PD", "pd", "alpha", "grid_rho0.5", "pdp", "pdp", "rf", 0.9, None, 0.2, 0.03, 0.01,
          0.04, 1.0, 21, 2],
-    ], columns=COLUMNS)
+    ], columns=base).reindex(columns=COLUMNS)
     build_site(results, tmp_path, tmp_path / "site", truth=truth)
     page = parse(tmp_path / "site" / "truth.html")
     rows = [a for t, a in page.tags if t == "tr" and "data-family" in a]

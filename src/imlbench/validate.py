@@ -38,6 +38,8 @@ from imlbench.config import (
 from imlbench.dgp.base import DGP, DGPS, make_dgp
 from imlbench.dgp.real_data import TableDGP
 from imlbench.explain.api import METHODS
+from imlbench.explain.grids import LAW_KIND
+from imlbench.explain.strategies import MODEL_ROWS_STREAM
 from imlbench.figures import FIGURES
 from imlbench.learners import LEARNERS, make_learner
 from imlbench.metrics.claims import CLAIMS, claim_params
@@ -255,9 +257,10 @@ def check_names(study: Study, memo: dict[tuple[str, ...], Any] | None = None) ->
 
 
 def dgp_abilities(dgp: DGP) -> set[str]:
-    """What a DGP offers to methods: a known conditional law (``has_conditional``), a noise
-    block, reference rows."""
-    out = set()
+    """What a DGP offers to methods: a law to draw fresh rows from (a simulation,
+    ``has_truth``), a known conditional law (``has_conditional``), a noise block, reference
+    rows."""
+    out = {"law"} if dgp.has_truth else set()
     if dgp.has_conditional:
         out.add("conditional")
     if hasattr(dgp, "noise_features"):
@@ -498,6 +501,14 @@ class _Checker:
                           f"test_fraction); allowed: train")
             self.fail(f"{key}.n_test", f"method {m!r} needs test rows, which scenario "
                       f"{sc.name} has none of; allowed: n_test >= 1 or test_fraction")
+        if "law" in needs and "law" not in abilities:
+            law_keys = [k for k, v in params.items() if k == MODEL_ROWS_STREAM and v
+                        or isinstance(v, dict) and v.get("kind") == LAW_KIND]
+            self.fail(f"methods.{m}.params.{law_keys[0]}",
+                      f"{law_keys[0]} reads the law of the features (rows drawn from it, or its "
+                      f"quantiles), and DGP {sc.dgp!r} of scenario {sc.name} is real data, "
+                      f"with no law; allowed: "
+                      f"{'null' if law_keys[0] == MODEL_ROWS_STREAM else 'another kind'}")
         for learner in sc.learners:
             if learner not in study.methods[m].get("learners", sc.learners):
                 continue

@@ -2,9 +2,10 @@
 
 A DGP draws a data set, knows its regression function ``f`` when it is known,
 and draws a feature block from its conditional law given the other features when
-that law is known. ``realize`` fixes any structure that is random per data set
-(for example which original feature a noise feature is correlated with); the
-data stage and every later stage realize the DGP from the same seed stream.
+that law is known; it gives the quantiles of each feature's marginal law (exact when it
+knows them, else from a fixed Monte Carlo sample). ``realize`` fixes any structure that is
+random per data set (for example which original feature a noise feature is correlated with);
+the data stage and every later stage realize the DGP from the same seed stream.
 """
 
 from __future__ import annotations
@@ -17,6 +18,20 @@ import pandas as pd
 
 from imlbench.params import Param, ParamError, check_all
 from imlbench.registry import Registry
+
+#: rows drawn by the default :meth:`DGP.marginal_quantiles`, from a generator of seed
+#: :data:`QUANTILE_SEED` (not the run's, so that every job gets the same quantiles)
+QUANTILE_ROWS = 200_000
+QUANTILE_SEED = 0
+
+
+def quantile_probabilities(probs: np.ndarray) -> np.ndarray:
+    """``probs`` as an array of floats, checked to lie in the open interval (0, 1) (where every
+    quantile of a law with unbounded support is finite)."""
+    probs = np.asarray(probs, dtype=float)
+    if not np.all((probs > 0) & (probs < 1)):
+        raise ValueError(f"probabilities {probs!r}; allowed: numbers in (0, 1)")
+    return probs
 
 
 class DGP:
@@ -75,6 +90,24 @@ class DGP:
         Returns an array of shape ``(len(X), len(features))``.
         """
         raise NotImplementedError(f"{type(self).__name__} has no known conditional sampler")
+
+    def marginal_quantiles(self, j: int, probs: np.ndarray) -> np.ndarray:
+        """The quantiles of the marginal law of feature j (column j of ``sample_features``) at
+        the probabilities ``probs`` (each in (0, 1)), in the shape of ``probs``.
+
+        By default an approximation: the empirical quantiles (the smallest drawn value whose
+        empirical distribution function reaches p, the sample analogue of the ppf) of
+        :data:`QUANTILE_ROWS` rows of ``sample_features`` drawn from a generator of seed
+        :data:`QUANTILE_SEED`. The Monte Carlo standard error at p of a continuous feature is
+        about sqrt(p (1 - p)) / (density(q_p) sqrt(QUANTILE_ROWS)). A DGP whose structure is
+        random per data set gives those of the structure it holds (realize it first). A DGP
+        that knows its marginal laws overrides this with the exact quantiles.
+        """
+        probs = quantile_probabilities(probs)
+        if not 0 <= j < len(self.feature_names):
+            raise IndexError(f"feature {j} of {len(self.feature_names)}")
+        X = self.sample_features(QUANTILE_ROWS, np.random.default_rng(QUANTILE_SEED))
+        return np.quantile(X[:, j], probs, method="inverted_cdf")
 
 
 class GaussianNoise:

@@ -8,21 +8,24 @@
       x3: {law: bernoulli, p: 0.3}
       x4: {law: categorical, levels: [a, b, c], p: [0.2, 0.3, 0.5]}   # codes 0..k-1
       x5: {law: integers, low: 0, high: 5}                            # inclusive
-      x6: "x1 + normal(0, 0.1)"        # a structural equation over earlier features
+      x6: {law: loguniform, low: 0.1, high: 10}                       # density ~ 1/x
+      x7: "x1 + normal(0, 0.1)"        # a structural equation over earlier features
     dependence:                # optional: a Gaussian copula over marginal-law features
       features: [x1, x2]
       correlation: [[1, 0.5], [0.5, 1]]
     f: "2*x1 + x2 - x3 + x1*x2"
-    noise_sd: 1.0              # y = f + N(0, noise_sd^2); or noise: (below)
+    noise_sd: 1.0              # y = f + N(0, noise_sd^2); or noise: (below), or
+                               # noise: {snr: 5} (noise_sd = sd(f(X)) / 5, below)
     link: identity             # or logistic: y ~ Bernoulli(1 / (1 + exp(-f)))
 
 The copula correlation is that of the normal scores z_k = Phi^-1(F_k(x_k)); a block of normal
 marginals is therefore a multivariate normal with that correlation. Expressions follow
 :mod:`imlbench.dgp.expressions`; random terms (``normal``, ``uniform``) appear in structural
 equations only. The exact conditional law (``has_conditional``) is known when no feature is a
-structural equation and every copula feature is continuous (normal or uniform): Gaussian
-conditioning of the normal scores within the copula block, the marginal law elsewhere, and
-neither ``exclude`` nor ``hidden`` is given.
+structural equation and every copula feature is continuous (normal, uniform or loguniform):
+Gaussian conditioning of the normal scores within the copula block, mapped back through each
+marginal's quantile function, the marginal law elsewhere, and neither ``exclude`` nor
+``hidden`` is given.
 
 Three optional keys extend it::
 
@@ -42,7 +45,8 @@ Three optional keys extend it::
 ``constants``: each name (lower-case letters and digits, starting with a letter; not a feature
 name, function, ``pi``, ``y``, Python keyword or parameter name of this DGP) stands for its
 number in every expression (structural equations, ``f``, ``exclude``, ``noise``) and may be
-written, alone or in a constant-only expression (``"2*sd"``), for ``noise_sd``, a law parameter
+written, alone or in a constant-only expression (``"2*sd"``), for ``noise_sd``, ``noise.snr``,
+a law parameter
 of a feature (not a categorical level) and an entry of ``dependence.correlation``. The names
 are replaced by their numbers when the text is parsed. A scenario may sweep a constant
 (``sweep: {sd: [0.1, 0.5]}``): a parameter named after a declared constant overrides its value;
@@ -93,6 +97,23 @@ difference) / noise variance needs E[e^2], which no single sd gives: ``noise_sd`
 the truths leave out ``pfi_*_ratio`` (they give it only when noise_sd > 0). The noise is drawn
 from the rows, so ``noise(n, rng)`` refuses (use ``response``). Without ``noise`` the random
 stream is that of ``noise_sd``.
+
+``noise: {snr: s}`` (instead of ``noise_sd``; identity link only): Gaussian noise set by the
+signal-to-noise ratio s > 0 (a number or a constant expression), y = f + N(0, noise_sd^2) with
+noise_sd = sd(f(X)) / s, where sd(f(X)) is the standard deviation of f under the law of the
+features that the DGP draws (truncated by ``exclude``; f of the full rows, hidden features
+included), not that of a drawn data set. The constructor estimates it once, from
+:data:`SNR_ROWS` rows of ``sample_features`` drawn from a generator of seed :data:`SNR_SEED`
+(the same in every run, so noise_sd is a function of the study file); ``noise_sd`` then holds
+that number and the noise is drawn exactly as with ``noise_sd`` given it. ``noise_sd_se`` is
+its Monte Carlo standard error by the delta method, sqrt((m4 - v^2) / (4 v N)) / s, with v and
+m4 the second and fourth central moments of the N values of f (``noise_sd_se`` is 0 for a
+given noise_sd, NaN with a noise expression). An f constant on the law is refused.
+
+``marginal_quantiles(j, probs)``: the quantiles of feature j's marginal law. For a feature with
+a law they are exact, its ppf (the copula keeps the declared marginals); for a structural
+equation, or any feature under ``exclude``, they are the base class's Monte Carlo estimate
+from a fixed sample (see :meth:`imlbench.dgp.base.DGP.marginal_quantiles`), approximate.
 """
 
 from __future__ import annotations
@@ -108,7 +129,7 @@ import pandas as pd
 from scipy import stats
 from scipy.special import expit, ndtr, ndtri
 
-from imlbench.dgp.base import DGP, DGPS
+from imlbench.dgp.base import DGP, DGPS, quantile_probabilities
 from imlbench.dgp.expressions import (
     CONSTANTS,
     FUNCTIONS,
@@ -132,11 +153,13 @@ from imlbench.params import (
     text,
     with_defaults,
 )
+from imlbench.seeds import config_hash
 
 #: the declared parameters of each marginal law (``law`` itself included)
 LAWS: dict[str, dict[str, Param]] = {
     "normal": {"mean": number(0.0), "sd": number(1.0, above=0)},
     "uniform": {"low": number(0.0), "high": number(1.0)},
+    "loguniform": {"low": number(0.1, above=0), "high": number(10.0, above=0)},
     "bernoulli": {"p": number(above=0, below=1)},
     "categorical": {"levels": items(either(text(), number())),
                     "p": items(number(minimum=0), None, nullable=True)},
@@ -146,6 +169,8 @@ LINKS = ("identity", "logistic")
 #: the correlation is checked as a whole (symmetric, unit diagonal, positive definite)
 DEPENDENCE = {"features": items(text()),
               "correlation": items(items(either(number(), text())))}
+#: the keys of ``noise`` given as a mapping (noise set by a signal-to-noise ratio)
+SNR = {"snr": either(number(above=0), text())}
 NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 RESERVED = {*FUNCTIONS, *RANDOM, *CONSTANTS, "y"}
 #: a declared constant's name (a swept one becomes part of scenario names: no underscore)
@@ -159,7 +184,8 @@ DECLARED = {
     "link": choice("identity", LINKS),
     "constants": table(None, None, value=number(), nullable=True),
     "exclude": text(None, nullable=True), "hidden": items(text(), None, nullable=True),
-    "noise": text(None, nullable=True), "categorical": items(text(), None, nullable=True),
+    "noise": either(text(None, nullable=True), table(SNR), default=None),
+    "categorical": items(text(), None, nullable=True),
 }
 PARAMETERS = tuple(DECLARED)
 #: rows drawn once by the constructor, so that an expression that is not finite on the
@@ -173,6 +199,16 @@ MIN_KEPT_SHARE = 1e-3
 MAX_ROUND_ROWS = 1_000_000
 #: probabilities of the normal scores are kept this far inside (0, 1)
 EPS = 1e-12
+#: rows of the features' law whose f gives sd(f(X)) for ``noise: {snr}``, drawn in blocks of
+#: SNR_BLOCK_ROWS from a generator of seed SNR_SEED (not the run's: the noise sd is a function
+#: of the study file alone)
+SNR_ROWS = 1_000_000
+SNR_BLOCK_ROWS = 100_000
+SNR_SEED = 0
+#: noise_sd and its standard error of each ``snr`` DGP built in this process, by the hash of
+#: its study-file parameters (the Monte Carlo costs about a second; the stages build a DGP
+#: once per repetition)
+_SNR_SD: dict[str, tuple[float, float]] = {}
 
 
 @dataclass(frozen=True)
@@ -186,7 +222,7 @@ class Marginal:
 
     @property
     def continuous(self) -> bool:
-        return self.law in ("normal", "uniform")
+        return self.law in ("normal", "uniform", "loguniform")
 
     def draw(self, n: int, rng: np.random.Generator) -> np.ndarray:
         return np.asarray(self.dist.rvs(size=n, random_state=rng), dtype=float)
@@ -247,11 +283,13 @@ def _marginal(name: str, spec: Mapping[str, Any]) -> Marginal:
     v = with_defaults(LAWS[law], spec)
     if law == "normal":
         return Marginal(law, stats.norm(v["mean"], v["sd"]))
-    if law in ("uniform", "integers") and not v["high"] > v["low"]:
+    if law in ("uniform", "loguniform", "integers") and not v["high"] > v["low"]:
         raise ParamError(f"{key}.high", f"{v['high']!r} is not above low = {v['low']!r}; "
                                         f"allowed: high > low")
     if law == "uniform":
         return Marginal(law, stats.uniform(v["low"], v["high"] - v["low"]))
+    if law == "loguniform":
+        return Marginal(law, stats.loguniform(v["low"], v["high"]))
     if law == "integers":
         return Marginal(law, stats.randint(v["low"], v["high"] + 1))
     if law == "bernoulli":
@@ -331,12 +369,14 @@ class FormulaDGP(DGP):
     equation (an expression over earlier features, with random terms); ``dependence``: the
     copula block (``features``, ``correlation``); ``f``: the regression function (under the
     logistic link, the log-odds); ``noise_sd``: sd of the additive Gaussian noise (or
-    ``noise``: an expression for the additive noise, see the module doc); ``constants``: named
+    ``noise``: an expression for the additive noise, or ``{snr: s}`` for Gaussian noise of sd
+    sd(f(X)) / s, see the module doc); ``constants``: named
     numbers; ``exclude``: the condition of the rejected rows; ``hidden``: the features left out
     of the data; ``categorical``: further features whose values are codes (see the module
     doc); ``overrides``: new values of declared constants (a scenario's swept
     parameters). The attribute ``categorical`` names the visible categorical-law features and
-    those declared (integer codes; ``levels`` the level names of every categorical law).
+    those declared (integer codes; ``levels`` the level names of every categorical law);
+    ``noise_sd_se`` is the Monte Carlo standard error of a ``noise_sd`` set by ``snr``.
     """
 
     params = DECLARED
@@ -355,7 +395,8 @@ class FormulaDGP(DGP):
                  dependence: Mapping[str, Any] | None = None,
                  noise_sd: float | str | None = None, link: str = "identity",
                  constants: Mapping[str, float] | None = None, exclude: str | None = None,
-                 hidden: Sequence[str] | None = None, noise: str | None = None,
+                 hidden: Sequence[str] | None = None,
+                 noise: str | Mapping[str, Any] | None = None,
                  categorical: Sequence[str] | None = None, **overrides: float) -> None:
         self._arguments = (features, f, dependence, noise_sd, link,
                            None if constants is None else {**constants, **overrides}, exclude,
@@ -366,14 +407,20 @@ class FormulaDGP(DGP):
         self.constants = _constants(constants, overrides, features)
         if noise is not None and noise_sd is not None:
             raise ParamError("noise_sd", f"{noise_sd!r} given with noise; allowed: either "
-                                         f"noise_sd (Gaussian noise) or noise (an expression)")
+                                         f"noise_sd (Gaussian noise) or noise (an expression, "
+                                         f"or {{snr: ...}}: Gaussian noise of sd sd(f) / snr)")
+        expression_noise = noise is not None and not isinstance(noise, Mapping)
+        snr = None if noise is None or expression_noise else self._snr(noise)
         noise_sd = _number(0.0 if noise_sd is None else noise_sd, self.constants, "noise_sd")
         check(number(minimum=0), noise_sd, "noise_sd")
         if link == "logistic" and (noise_sd or noise is not None):
             key, value = ("noise", noise) if noise is not None else ("noise_sd", noise_sd)
             raise ParamError(key, f"{value!r} with link logistic, whose y is "
-                                  f"Bernoulli(sigmoid(f)); allowed: 0 or absent")
-        self.noise_sd = float("nan") if noise is not None else float(noise_sd)
+                                  f"Bernoulli(sigmoid(f)); allowed: "
+                                  f"{'absent' if key == 'noise' else '0 or absent'}, or link "
+                                  f"identity")
+        self.noise_sd = float("nan") if expression_noise else float(noise_sd)
+        self.noise_sd_se = float("nan") if expression_noise else 0.0
         self.link = link
         self.marginals: dict[str, Marginal] = {}
         self.equations: dict[str, Expression] = {}
@@ -394,7 +441,7 @@ class FormulaDGP(DGP):
             self._dependence(dependence)
         self.exclude = None if exclude is None else self._parse("exclude", exclude, names,
                                                                 False, "features")
-        self.noise_expression = None if noise is None else self._noise(noise)
+        self.noise_expression = self._noise(noise) if expression_noise else None
         self.groups = self._groups()
         self.hidden = self._hidden(hidden)
         self.visible = [n for n in names if n not in self.hidden]
@@ -405,6 +452,11 @@ class FormulaDGP(DGP):
             self.marginals[n].continuous for n in self.block) and self.exclude is None \
             and not self.hidden
         self._kept_share = 1.0 if self.exclude is None else self._pilot_kept_share()
+        if snr is not None:
+            key = config_hash(self._arguments)
+            if key not in _SNR_SD:  # built once per process for each study-file DGP
+                _SNR_SD[key] = self._snr_noise_sd(noise, snr)
+            self.noise_sd, self.noise_sd_se = _SNR_SD[key]
         pilot = self.sample(PILOT_ROWS, np.random.default_rng(0))
         for name in declared:
             codes = pilot[name].to_numpy()
@@ -442,6 +494,33 @@ class FormulaDGP(DGP):
                                       f"normal(0, s) or uniform(-c, c), e.g. "
                                       f"'abs(y) / uniform(1, 100) * normal(0, 1)'")
         return expr
+
+    def _snr(self, noise: Mapping[str, Any]) -> float:
+        """The signal-to-noise ratio of ``noise: {snr}``, checked: the one key ``snr``, a
+        number above 0 (or an expression of the constants that is one)."""
+        check_all(SNR, noise, "noise", "noise as a mapping")
+        snr = _number(noise["snr"], self.constants, "noise.snr")
+        check(number(above=0), snr, "noise.snr")
+        return float(snr)
+
+    def _snr_noise_sd(self, noise: Mapping[str, Any], snr: float) -> tuple[float, float]:
+        """sd(f(X)) / snr and its Monte Carlo standard error (see the module doc): the sd of f
+        over SNR_ROWS full rows drawn by ``sample_features`` from a generator of seed
+        SNR_SEED."""
+        rng = np.random.default_rng(SNR_SEED)
+        values = np.concatenate([
+            self._finite("f", self.expression,
+                         self.f(self.sample_features(min(SNR_BLOCK_ROWS, SNR_ROWS - start), rng)))
+            for start in range(0, SNR_ROWS, SNR_BLOCK_ROWS)])
+        centred = values - values.mean()
+        var = float(np.mean(centred**2))
+        if not var > 0:
+            raise ParamError("noise", f"{dict(noise)!r}: f is constant on the features' law, so "
+                                      f"sd(f) / snr is 0; allowed: noise: {{snr}} with an f "
+                                      f"that varies, or noise_sd")
+        m4 = float(np.mean(centred**4))
+        se = np.sqrt(max(m4 - var**2, 0.0) / (4 * var * SNR_ROWS))
+        return float(np.sqrt(var)) / snr, float(se) / snr
 
     def _dependence(self, dependence: Any) -> None:
         check_all(DEPENDENCE, dependence, "dependence")  # its required keys
@@ -699,6 +778,19 @@ class FormulaDGP(DGP):
                 out[:, targets.index(self.block[b])] = self.marginals[self.block[b]].from_score(
                     Z[:, col])
         return out
+
+    def marginal_quantiles(self, j: int, probs: np.ndarray) -> np.ndarray:
+        """The quantiles of feature j's marginal law at the probabilities ``probs`` (each in
+        (0, 1)): exact, the ppf of its law, for a feature with a law when no ``exclude``
+        truncates the law (the copula keeps every marginal; a discrete law's ppf is its
+        smallest value whose distribution function reaches p); otherwise (a structural
+        equation, or ``exclude``) the Monte Carlo estimate of
+        :meth:`imlbench.dgp.base.DGP.marginal_quantiles`."""
+        name = self.names[j] if 0 <= j < len(self.names) else None
+        if name not in self.marginals or self.exclude is not None:
+            return super().marginal_quantiles(j, probs)
+        return np.asarray(self.marginals[name].dist.ppf(quantile_probabilities(probs)),
+                          dtype=float)
 
     # --- closed forms for the truths ------------------------------------------------------
 

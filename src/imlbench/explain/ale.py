@@ -4,7 +4,9 @@ First order, numeric feature j with interval edges z_0 < ... < z_K (book ch. 5):
   ALE~(z_k) = sum_{m<=k} (1/n_m) sum_{i in interval m} [f(z_m, x_i,-j) - f(z_{m-1}, x_i,-j)],
 linear between edges; the lowest observation belongs to the first interval. Centering
 subtracts the count-weighted mean of each interval's average of its two end values
-(ALEPlot and iml), or the mean over [z_0, z_K] (``integral``, effector's convention).
+(ALEPlot and iml), or the mean over [z_0, z_K] (``integral``, effector's convention). The
+edges are quantiles of the data, equally spaced, given, or the quantiles of the feature's
+law (:func:`ale_edges`); rows outside [z_0, z_K] are left out.
 
 Second order, features (j, k) (book eqs. 6.4-6.7): the accumulated mean second differences
 over the cells of the product grid, minus both accumulated main-effect corrections, then
@@ -27,25 +29,41 @@ from typing import Any
 import numpy as np
 
 from imlbench.explain.batching import DEFAULT_MAX_ROWS, Predict, predict_stacked
-from imlbench.explain.grids import interval_index, make_grid, rows_within
+from imlbench.explain.grids import (
+    LAW_KIND,
+    LAW_PROBS,
+    Law,
+    inner,
+    interval_index,
+    law_quantiles,
+    make_grid,
+    rows_within,
+)
 from imlbench.params import choice, integer, items, number
 
 CENTERINGS = ("data", "integral", "none")
-#: the keys of an interval spec (defaults as in :func:`ale_edges`)
+#: the keys of an interval spec (defaults as in :func:`ale_edges`; ``trim`` as in
+#: :func:`trim_curve`)
 INTERVAL_FIELDS = {
-    "kind": choice("quantile", ("quantile", "equidistant", "values")),
+    "kind": choice("quantile", ("quantile", "equidistant", "values", LAW_KIND)),
     "size": integer(20, minimum=1),
     "values": items(number(), unique=True),
     "quantile_type": choice(7, (7, 1)),
+    "probs": items(number(above=0, below=1), list(LAW_PROBS), length=2),
+    "trim": integer(0, minimum=0),
 }
 
 
-def ale_edges(x: np.ndarray, spec: Mapping[str, Any]) -> np.ndarray:
+def ale_edges(x: np.ndarray, spec: Mapping[str, Any], *, law: Law | None = None) -> np.ndarray:
     """Interval edges z_0..z_K of a feature: ``size`` = K intervals at quantiles (of R's
     ``quantile_type`` 7 or 1, :func:`imlbench.explain.grids.make_grid`) or equal width.
 
-    ``{"kind": "values", "values": [...]}`` gives the edges themselves. Tied quantiles
-    collapse, so quantile intervals can be fewer than requested.
+    ``{"kind": "values", "values": [...]}`` gives the edges themselves. ``law_quantile``: the
+    K + 1 quantiles of the feature's law (``law``, its quantile function) at probabilities
+    equally spaced from ``probs[0]`` to ``probs[1]`` (default 0.0001 to 0.9999;
+    :func:`imlbench.explain.grids.law_quantiles`), whatever the rows ``x``. Tied quantiles
+    collapse, so quantile intervals can be fewer than requested. ``trim`` leaves the edges
+    whole (:func:`trim_curve` drops curve points).
     """
     kind = spec.get("kind", "quantile")
     if kind == "values":
@@ -54,13 +72,25 @@ def ale_edges(x: np.ndarray, spec: Mapping[str, Any]) -> np.ndarray:
         k = int(spec.get("size", 20))
         if k < 1:
             raise ValueError(f"ALE needs at least one interval, got size {k}")
-        if len(x) < k:
+        if kind == LAW_KIND:
+            edges = law_quantiles(spec, k + 1, law, "intervals")
+        elif len(x) < k:
             raise ValueError(f"ALE with {k} intervals needs at least {k} rows, got {len(x)}")
-        edges = make_grid(x, {"kind": kind, "size": k + 1,
-                              "quantile_type": spec.get("quantile_type", 7)})
+        else:
+            edges = make_grid(x, {"kind": kind, "size": k + 1,
+                                  "quantile_type": spec.get("quantile_type", 7)})
     if len(edges) < 2:
         raise ValueError("ALE needs at least two distinct interval edges (a constant feature?)")
     return edges
+
+
+def trim_curve(edges: np.ndarray, values: np.ndarray,
+               spec: Mapping[str, Any]) -> tuple[np.ndarray, np.ndarray]:
+    """A first-order ALE curve (``values`` at ``edges``) less ``spec["trim"]`` points at each
+    end (default 0). The curve is computed and centred on all edges first, so trimming only
+    hides its ends (as Heiß et al. 2026 drop the first and last of 100 law-quantile edges)."""
+    keep = inner(len(edges), int(spec.get("trim", 0)), "intervals.trim")
+    return edges[keep], values[keep]
 
 
 def _inside(X: np.ndarray, j: int, edges: np.ndarray) -> np.ndarray:

@@ -48,9 +48,11 @@ from imlbench.dgp.base import DGP
 from imlbench.explain.ale import CENTERINGS, INTERVAL_FIELDS
 from imlbench.explain.batching import DEFAULT_MAX_ROWS
 from imlbench.explain.estimands import check_estimand
-from imlbench.explain.grids import GRID_FIELDS
+from imlbench.explain.grids import GRID_FIELDS, LAW_KIND
 from imlbench.explain.importance import CONTRASTS, LOSSES
 from imlbench.explain.samplers import SAMPLERS, SUBGROUP_PARAMS, fit_sampler
+from imlbench.explain.strategies import KINDS as STRATEGY_KINDS
+from imlbench.explain.strategies import MODEL_ROWS_STREAM, with_strategy
 from imlbench.explain.tree_pd import TreeEnsemble, tree_model
 from imlbench.params import (
     Param,
@@ -155,6 +157,9 @@ class MethodSpec:
         out = set(self.requires) | (set(self.needs(params)) if self.needs else set())
         if params.get("data") == "test":
             out.add("test_rows")
+        if params.get(MODEL_ROWS_STREAM) or any(
+                isinstance(v, Mapping) and v.get("kind") == LAW_KIND for v in params.values()):
+            out.add("law")  # rows drawn from the DGP's law, or its quantiles
         if params.get("sampler") in SAMPLERS:
             out |= SAMPLERS.get(params["sampler"]).requires
         return out
@@ -185,11 +190,16 @@ def method(
         raise ValueError(f"method kind {kind!r} is not one of {', '.join(KINDS)}")
     if isinstance(estimand, str):
         check_estimand(estimand, f"method {name!r}")
+    strategy = MODEL_ROWS_STREAM in (params or {})
+    if strategy and kind not in STRATEGY_KINDS:
+        raise ValueError(f"method {name!r} of kind {kind!r} declares an estimation strategy; "
+                         f"allowed for kinds {', '.join(STRATEGY_KINDS)}")
 
     def decorator(fn: Method) -> Method:
+        run = with_strategy(fn, name) if strategy else fn
         METHODS.register(name, module=fn.__module__)(
-            MethodSpec(name, fn, frozenset(requires), dict(params or {}), kind, summarise, needs,
-                       estimand))
+            MethodSpec(name, run, frozenset(requires), dict(params or {}), kind, summarise,
+                       needs, estimand))
         return fn
 
     return decorator

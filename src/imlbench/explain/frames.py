@@ -65,7 +65,7 @@ FRAMES: dict[str, Frame] = {
     "other": Frame(),
 }
 #: optional columns whose type is declared wherever they appear
-OPTIONAL = {"row": "integer"}
+OPTIONAL = {"row": "integer", "model_value": "number"}
 
 
 def frame_errors(kind: str, table: pd.DataFrame) -> list[str]:

@@ -21,6 +21,7 @@ from imlbench.explain.ale import (
     ale_first_order,
     ale_second_order,
     similarity_order,
+    trim_curve,
 )
 from imlbench.explain.api import (
     CATEGORICAL,
@@ -44,7 +45,8 @@ from imlbench.explain.effects import (
     marginal_plot,
     partial_dependence,
 )
-from imlbench.explain.grids import DATA_KINDS, GRID_FIELDS, make_grid
+from imlbench.explain.grids import DATA_KINDS, GRID_FIELDS, Law, make_grid
+from imlbench.explain.strategies import STRATEGY
 from imlbench.explain.stratpd import (
     ANCHORS,
     GAPS,
@@ -72,13 +74,33 @@ def _tree_model(ctx: ExplainContext, key: str, allowed: str) -> TreeEnsemble:
     return ensemble
 
 
+def _law(ctx: ExplainContext, j: int) -> Law:
+    """The quantile function of the law of feature ``j`` (a column of the data), the DGP's
+    :meth:`~imlbench.dgp.base.DGP.marginal_quantiles` at its own index of the feature (which
+    hidden features shift); the DGP is read only when the function is called. Real data
+    (a DGP without ``has_truth``) have no law."""
+
+    def quantiles(probs: np.ndarray) -> np.ndarray:
+        name = ctx.feature_names[j]
+        if not ctx.dgp.has_truth:
+            raise ValueError(f"kind law_quantile needs the law of feature {name!r}, and DGP "
+                             f"{type(ctx.dgp).__name__} is real data with no law; allowed: "
+                             f"{', '.join(DATA_KINDS)}")
+        if name not in ctx.dgp.feature_names:
+            raise ValueError(f"feature {name!r} is no feature of the DGP's law; allowed: "
+                             f"{', '.join(ctx.dgp.feature_names)}")
+        return ctx.dgp.marginal_quantiles(ctx.dgp.feature_names.index(name), probs)
+
+    return quantiles
+
+
 def _effect_grid(ctx: ExplainContext, params: dict, j: int) -> np.ndarray:
     spec = params["grid"]
     splits = None
     if spec.get("kind") == "splits":  # the model's own pieces, within ``range`` or up to max x
         ensemble = _tree_model(ctx, "grid.kind: splits", ", ".join(DATA_KINDS))
         splits = split_grid(ensemble, j, *spec.get("range", (None, float(ctx.X[:, j].max()))))
-    return make_grid(ctx.X[:, j], spec, ctx.feature_names[j], splits=splits)
+    return make_grid(ctx.X[:, j], spec, ctx.feature_names[j], splits=splits, law=_law(ctx, j))
 
 
 #: how PD and ICE are computed: ``brute`` predicts the stacked rows, ``tree`` walks the
@@ -114,7 +136,7 @@ def _tree_needs(p: dict) -> set[str]:
 
 # compared with the PD whatever the algorithm, ``path`` too (whose estimand differs)
 @method("pdp", kind="effect", estimand="pd", needs=_tree_needs, params={
-    **FEATURES, "grid": GRID, **DATA, "algorithm": choice("auto", ALGORITHMS),
+    **FEATURES, "grid": GRID, **STRATEGY, "algorithm": choice("auto", ALGORITHMS),
 })
 def _pdp(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
     """Interventional partial dependence E over X_-j of f(z, X_-j), averaged over the rows
@@ -200,11 +222,12 @@ def _surface(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.
 
 @method("ale", kind="effect", estimand="ale", params={
     **FEATURES, "intervals": INTERVALS, "centering": CENTERING,
-    "order": choice("similarity", ("similarity", "codes")), **CATEGORICAL, **DATA,
+    "order": choice("similarity", ("similarity", "codes")), **CATEGORICAL, **STRATEGY,
 })
 def _ale(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.DataFrame:
-    """First-order ALE (Apley & Zhu) at the interval edges (numeric) or at the levels
-    (categorical, levels ordered by ``order``)."""
+    """First-order ALE (Apley & Zhu) at the interval edges (numeric; ``intervals.trim`` edges
+    left out at each end of the curve computed on all of them) or at the levels (categorical,
+    levels ordered by ``order``)."""
     X, _ = ctx.data(params)
     cats = categorical(ctx, params)
     frames = []
@@ -214,9 +237,10 @@ def _ale(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.Data
                      else np.unique(X[:, j]))
             x, value = order, ale_categorical(ctx.predict, X, j, order, max_rows=ctx.max_rows)[0]
         else:
-            x = ale_edges(X[:, j], params["intervals"])
-            value = ale_first_order(ctx.predict, X, j, x, max_rows=ctx.max_rows,
+            edges = ale_edges(X[:, j], params["intervals"], law=_law(ctx, j))
+            value = ale_first_order(ctx.predict, X, j, edges, max_rows=ctx.max_rows,
                                     centering=params["centering"])[0]
+            x, value = trim_curve(edges, value, params["intervals"])
         frames.append(pd.DataFrame({"feature": ctx.feature_names[j], "x": x, "value": value}))
     return pd.concat(frames, ignore_index=True)
 

@@ -40,6 +40,7 @@ from imlbench.explain.importance import (
 )
 from imlbench.explain.oob import oob_permutation_importance
 from imlbench.explain.relearn import relearn_importance
+from imlbench.explain.strategies import DATA_STRATEGIES, STRATEGY
 from imlbench.params import choice, feature_name, flag, integer, items, number, table
 
 N_REPEATS = {"n_repeats": integer(1, minimum=1)}
@@ -61,8 +62,8 @@ def _sampler_estimand(p: Mapping) -> str | None:
 
 
 @method("pfi", kind="importance", estimand=_pfi_like("pfi_marginal"), params={
-    **FEATURES, **N_REPEATS, **PFI_OPTIONS,
-    "data": choice("train", ("train", "test", "fitted")),
+    **FEATURES, **N_REPEATS, **PFI_OPTIONS, **STRATEGY,
+    "data": choice("train", (*DATA_STRATEGIES, "fitted")),
     "groups": table(value=items(feature_name()), default={}),
     "quantiles": items(number(minimum=0, maximum=1), None, length=2, nullable=True),
 })

@@ -25,6 +25,7 @@ from typing import Any
 from imlbench.learners.boosting import gbm
 from imlbench.learners.classifiers import gbm_classifier, rf_classifier
 from imlbench.learners.forests import bagging, bagging_refit, forest, rf, rf_refit
+from imlbench.learners.gam import gam
 from imlbench.learners.linear import lm, ols
 from imlbench.learners.mars import mars
 from imlbench.learners.neighbours import knn
@@ -153,6 +154,7 @@ for _name, _build, _caps, _estimator, _exclude, _own in [
      "imlbench.learners.class_probability.EarlyStoppedBoosting", ("random_state",), None),
     ("ols", ols, {"linear"}, None, (), None),
     ("mars", mars, set(), "imlbench.learners.mars.Mars", (), None),
+    ("gam", gam, set(), "imlbench.learners.gam.Gam", (), None),
     ("mlp", mlp, set(), None, (), _mlp_declared),
     ("truth", truth, {"oracle"}, None, (), None),
     ("none", none, set(), None, (), None),

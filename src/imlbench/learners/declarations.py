@@ -11,7 +11,8 @@ learners' estimators, which the validator checks before any job runs.
   of a class such as a loss or a criterion) is left out: a study file cannot give one.
 - Our own estimators without constraints and xgboost's ``XGBRegressor`` are declared
   explicitly here (:data:`EXPLICIT`): R's ranges where the estimator imitates R (rpart's
-  ``cp``, ``maxdepth``; earth's ``nk``, ``thresh``, ``penalty``), xgboost's documented ranges
+  ``cp``, ``maxdepth``; earth's ``nk``, ``thresh``, ``penalty``), pygam's where it wraps
+  pygam (the GAM's ``n_bases``, ``lam``, ``max_iter``), xgboost's documented ranges
   (``doc/parameter.rst`` of xgboost 3.2; the C++ parameter bounds where the document states
   none).
 
@@ -53,6 +54,7 @@ from sklearn.utils._param_validation import (
     make_constraint,
 )
 
+from imlbench.learners.gam import INTERACTION_ORDERS, MIN_SPLINES
 from imlbench.params import (
     REQUIRED,
     Param,
@@ -206,6 +208,17 @@ def mars(defaults: Mapping[str, Any]) -> dict[str, Param]:
             "endspan": integer(defaults["endspan"], minimum=0)}
 
 
+def gam(defaults: Mapping[str, Any]) -> dict[str, Param]:
+    """:class:`.gam.Gam`, with pygam's checks (pygam 0.12): ``n_bases`` at least 4 (a cubic
+    spline's ``n_splines`` must exceed its order 3), ``lam`` a penalty > 0 and finite (pygam
+    takes 0 as well, no smoothing at all: refused, the learner is a penalised GAM),
+    ``interaction_order`` 1 or 2, ``max_iter`` at least 1."""
+    return {"n_bases": integer(defaults["n_bases"], minimum=MIN_SPLINES),
+            "lam": number(defaults["lam"], above=0, below=math.inf),
+            "interaction_order": choice(defaults["interaction_order"], INTERACTION_ORDERS),
+            "max_iter": integer(defaults["max_iter"], minimum=1)}
+
+
 #: xgboost's learning objectives (``objective``: those of its parameter document, and the
 #: deprecated ``reg:linear`` it still takes)
 XGB_OBJECTIVES = (
@@ -295,6 +308,7 @@ EXPLICIT: dict[str, Callable[[Mapping[str, Any]], dict[str, Param]]] = {
     "imlbench.learners.compact.RpartTree": rpart_tree,
     "imlbench.learners.compact.CompactForest": compact_forest,
     "imlbench.learners.mars.Mars": mars,
+    "imlbench.learners.gam.Gam": gam,
     "xgboost.XGBRegressor": xgboost_regressor,
 }
 

@@ -16,6 +16,13 @@ writes
   standard error (column ``se`` of the truth: 0 when exact; interpolated like the truth,
   before anchoring).
 
+Where a method's estimates carry the models' own effect (column ``model_value``: the same
+models on rows drawn afresh from the DGP, :mod:`imlbench.explain.strategies`), the reps table
+has it as ``model`` (anchored as the estimate) and the summary adds the MSE decomposition of
+Heiß, Bögel, Bischl & Casalicchio (2026) at each pooled point (:func:`decompose`):
+``model_bias``, ``estimation_bias``, ``model_variance``, ``estimation_variance`` and
+``covariance``, which add up to the mean squared error ``rmse``^2 exactly.
+
 Importances have one point per feature (``x`` NaN). Effect curves are compared at the
 estimate's grid points: the truth is interpolated linearly onto them, and points outside the
 truth's range are left out. PD and ALE are defined up to an additive constant in some
@@ -98,6 +105,11 @@ REP_COLUMNS = [*KEYS, "rep", "feature", "x", "estimand", "anchor", "estimate", "
                "truth_se", "error"]
 COLUMNS = [*KEYS, "feature", "x", "estimand", "anchor", "truth", "truth_se", "mean", "bias",
            "se", "rmse", "reps"]
+#: the estimates' column of the models' own effect (:mod:`imlbench.explain.strategies`)
+MODEL = "model_value"
+#: the MSE decomposition, where the estimates carry the models' own effect (module doc)
+DECOMPOSITION = ["model_bias", "estimation_bias", "model_variance", "estimation_variance",
+                 "covariance"]
 
 
 def instance_estimand(study: Study, method: str) -> str | None:
@@ -148,11 +160,16 @@ def _curve_errors(curve: pd.DataFrame, truth: pd.DataFrame) -> list[dict]:
     x, tx = c["x"].to_numpy(float), truth["x"].to_numpy(float)
     tv = np.interp(x, tx, truth["value"].to_numpy(float))
     tse = np.interp(x, tx, truth["se"].to_numpy(float))
+    own = c[MODEL].to_numpy(float) if MODEL in c else None
     out = []
     for anchor in ANCHORS:
-        e, t = (est - est.mean(), tv - tv.mean()) if anchor == "mean" else (est, tv)
+        centre = (lambda v: v - v.mean()) if anchor == "mean" else (lambda v: v)
+        e, t = centre(est), centre(tv)
         out += [{"x": xi, "anchor": anchor, "estimate": a, "truth": b, "truth_se": se}
                 for xi, a, b, se in zip(x, e, t, tse, strict=True)]
+        if own is not None:
+            for row, m in zip(out[-len(x):], centre(own), strict=True):
+                row["model"] = m
     return out
 
 
@@ -172,11 +189,13 @@ def rep_errors(est: pd.DataFrame, truth: pd.DataFrame, estimand: str) -> pd.Data
         out = m[[*KEYS, "rep", "feature"]].assign(
             x=np.nan, estimand=estimand, anchor="none", estimate=m["value"],
             truth=m["value_truth"], truth_se=m["se_truth"] if "se_truth" in m else m["se"])
-        return out.assign(error=out["estimate"] - out["truth"])[REP_COLUMNS]
+        if MODEL in m:
+            out["model"] = m[MODEL]
+        return out.assign(error=out["estimate"] - out["truth"])[_rep_columns(out)]
     by_row = bool((truth["row"] >= 0).any())
     if "row" in est.columns and not by_row:
         est = est.groupby([*KEYS, "rep", "feature", "x"], as_index=False, sort=False)[
-            "value"].mean()
+            [c for c in ("value", MODEL) if c in est]].mean()
     curve_keys = [*KEYS, "rep", "feature", *(["row"] if by_row else [])]
     true_curves = dict(list(truth.groupby(["feature", "row"], sort=False)))
     rows = []
@@ -191,7 +210,12 @@ def rep_errors(est: pd.DataFrame, truth: pd.DataFrame, estimand: str) -> pd.Data
     if by_row:
         out = out.groupby([*KEYS, "rep", "feature", "x", "estimand", "anchor"], as_index=False,
                           sort=False)[["estimate", "truth", "truth_se"]].mean()
-    return out.assign(error=out["estimate"] - out["truth"])[REP_COLUMNS]
+    return out.assign(error=out["estimate"] - out["truth"])[_rep_columns(out)]
+
+
+def _rep_columns(out: pd.DataFrame) -> list[str]:
+    """:data:`REP_COLUMNS`, and ``model`` where the estimates carry the models' own effect."""
+    return [*REP_COLUMNS, "model"] if "model" in out else REP_COLUMNS
 
 
 def _same_length(df: pd.DataFrame, curve: list[str]) -> pd.Series:
@@ -267,7 +291,35 @@ def summarise_errors(reps: pd.DataFrame) -> pd.DataFrame:
             [*curve, "x"], kind="stable", ignore_index=True)
     out["se"] = out["sd"] / np.sqrt(out["reps"])
     out["rmse"] = np.sqrt(out["msq"])
-    return out[COLUMNS]
+    if "model" not in df:
+        return out[COLUMNS]
+    parts = decompose(df[~alone], [*curve, "point"])
+    return out.merge(parts, on=[*curve, "point"], how="left")[[*COLUMNS, *DECOMPOSITION]]
+
+
+def decompose(df: pd.DataFrame, by: list[str]) -> pd.DataFrame:
+    """The MSE decomposition per group ``by`` of the repetitions ``df`` (columns estimate,
+    truth and model, the models' own effect): with the model error m = model - truth and the
+    estimation error s = estimate - model of each repetition, and means and variances over the
+    repetitions (variances divided by their number, so that the parts add up exactly),
+
+        MSE = mean (m + s)^2 = (model_bias + estimation_bias)^2
+              + model_variance + estimation_variance + covariance,
+
+    model_bias = mean m, estimation_bias = mean s, model_variance = var m,
+    estimation_variance = var s, covariance = 2 cov(m, s) (Heiß et al. 2026's model and
+    estimation error; the covariance is 0 in expectation when the rows an effect is estimated
+    on are independent of the model's training rows and the estimator is unbiased for the
+    model's own effect, as the PD on held-out rows)."""
+    e = pd.DataFrame({**{k: df[k] for k in by}, "m": df["model"] - df["truth"],
+                      "s": df["estimate"] - df["model"]})
+    g = e.groupby(by, sort=False)
+    dm, ds = e["m"] - g["m"].transform("mean"), e["s"] - g["s"].transform("mean")
+    e = e.assign(mm=dm * dm, ss=ds * ds, ms=2 * dm * ds)
+    mean = e.groupby(by, sort=False)[["m", "s", "mm", "ss", "ms"]].mean()
+    return mean.rename(columns={"m": "model_bias", "s": "estimation_bias",
+                                "mm": "model_variance", "ss": "estimation_variance",
+                                "ms": "covariance"}).reset_index()
 
 
 # --- claim kinds --------------------------------------------------------------------------

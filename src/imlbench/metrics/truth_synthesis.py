@@ -23,6 +23,14 @@ fixed grid), and the row's ``bias2``, ``variance`` and ``mse`` are the means of 
 units of ``truth_errors.parquet``: ``bias_p`` is its ``bias``, ``mse_p`` its ``rmse``
 squared and ``var_p`` its ``se`` squared times (reps - 1) (0 with one repetition).
 
+Where the estimates carry the models' own effect (``model_effect_rows``,
+:mod:`imlbench.explain.strategies`), the squared bias and the variance split further, per point
+as :func:`imlbench.metrics.truth_errors.decompose` gives them and averaged the same way:
+``bias2 = model_bias2 + estimation_bias2 + bias_cross`` (the squares of the model and the
+estimation bias and twice their product) and ``variance = model_variance +
+estimation_variance + covariance`` (twice the covariance of the model and the estimation
+error over the repetitions); NaN for other rows.
+
 ``nrmse = sqrt(mse) / truth_range``: ``truth_range`` is the range of the truth values of
 the row's points together with 0, max(0, max_p truth_p) - min(0, min_p truth_p) (a
 mean-anchored curve spans 0, so this is its range; for importances it is the largest
@@ -72,10 +80,13 @@ FAMILY: dict[tuple[str, str], str] = {
     ("cpfi", "pfi_conditional"): "conditional PFI",
     ("loco", "loco"): "LOCO",
 }
+#: the parts of the MSE decomposition, where the estimates carry the models' own effect
+DECOMPOSED = ["model_bias2", "estimation_bias2", "bias_cross", "model_variance",
+              "estimation_variance", "covariance"]
 #: the columns of :func:`synthesis`
 COLUMNS = ["family", "estimand", "study", "scenario", "method", "registered", "learner",
-           "dependence", "data", "nrmse", "bias2", "variance", "mse", "truth_range", "n_points",
-           "n_reps"]
+           "dependence", "data", "nrmse", "bias2", "variance", "mse", *DECOMPOSED,
+           "truth_range", "n_points", "n_reps"]
 #: one row of :func:`synthesis` per these, within a study
 ROW = [*KEYS, "estimand"]
 #: a truth whose range is at most this share of its largest absolute value (unanchored) is
@@ -123,9 +134,17 @@ def _decomposed(errors: pd.DataFrame) -> pd.DataFrame:
         bias2=points["bias"] ** 2,
         variance=(points["se"] ** 2 * (points["reps"] - 1)).where(points["reps"] > 1, 0.0),
         mse=points["rmse"] ** 2)
+    parts = {}
+    if "model_bias" in points:  # the MSE decomposition (truth_errors.decompose), per point
+        mb, eb = points["model_bias"], points["estimation_bias"]
+        p = p.assign(model_bias2=mb**2, estimation_bias2=eb**2, bias_cross=2 * mb * eb,
+                     model_variance=points["model_variance"],
+                     estimation_variance=points["estimation_variance"],
+                     covariance=points["covariance"])
+        parts = {c: (c, "mean") for c in DECOMPOSED}
     out = p.groupby(ROW, as_index=False, sort=False).agg(
         bias2=("bias2", "mean"), variance=("variance", "mean"), mse=("mse", "mean"),
-        top=("truth", "max"), bottom=("truth", "min"), n_points=("truth", "size"))
+        **parts, top=("truth", "max"), bottom=("truth", "min"), n_points=("truth", "size"))
     out["truth_range"] = out["top"].clip(lower=0) - out["bottom"].clip(upper=0)
     scale = errors.loc[errors["anchor"] == "none", ROW].assign(
         scale=errors["truth"].abs()).groupby(ROW, as_index=False)["scale"].max()
@@ -163,7 +182,7 @@ def study_synthesis(study: Study, errors: pd.DataFrame, reps: pd.DataFrame) -> p
     scenarios = {name: dependence(study.all_scenarios[name]) for name in out["scenario"].unique()}
     out["dependence"] = out["scenario"].map(scenarios).astype(float)
     out["data"] = _data(study, out)
-    return out.assign(study=study.name)[COLUMNS]
+    return out.assign(study=study.name).reindex(columns=COLUMNS)
 
 
 def synthesis(results: Path, *, root: Path | None = None,
