@@ -165,11 +165,11 @@ def _curve_errors(curve: pd.DataFrame, truth: pd.DataFrame) -> list[dict]:
     for anchor in ANCHORS:
         centre = (lambda v: v - v.mean()) if anchor == "mean" else (lambda v: v)
         e, t = centre(est), centre(tv)
-        out += [{"x": xi, "anchor": anchor, "estimate": a, "truth": b, "truth_se": se}
+        rows = [{"x": xi, "anchor": anchor, "estimate": a, "truth": b, "truth_se": se}
                 for xi, a, b, se in zip(x, e, t, tse, strict=True)]
         if own is not None:
-            for row, m in zip(out[-len(x):], centre(own), strict=True):
-                row["model"] = m
+            rows = [r | {"model": m} for r, m in zip(rows, centre(own), strict=True)]
+        out += rows
     return out
 
 
