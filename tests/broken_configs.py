@@ -214,7 +214,7 @@ CASES: list[Broken] = [
     Broken("unknown_study", "config.yaml: a study without a file", "config",
            set_at("studies", value=["extrapolation", "shapley"]), "key studies",
            ("shapley", "allowed: book_ale, book_importance, book_lime, book_pdp, "
-                       "conditional_subgroups, extrapolation, pd_pfi_dgp")),
+                       "conditional_subgroups, error_sources, extrapolation, pd_pfi_dgp")),
     Broken("no_study", "config.yaml: an empty study list", "config",
            set_at("studies", value=[]), "key studies",
            ("[] has 0 item(s)", "allowed: a non-empty list without repeats")),
@@ -284,8 +284,8 @@ CASES: list[Broken] = [
            set_at("methods", "pfi", "params", "n_permutations", value=5),
            "key methods.pfi.params",
            ("n_permutations",
-            "allowed: aggregate, contrast, data, features, folds, groups, loss, model_effect_rows, "
-            "n_repeats")),
+            "allowed: aggregate, contrast, data, features, folds, groups, holdout_share, loss, "
+            "model_effect_rows, n_repeats")),
     Broken("method_parameter_of_the_wrong_type", "n_repeats: many", STUDY,
            set_at("methods", "pfi", "params", "n_repeats", value="many"),
            "key methods.pfi.params.n_repeats", ("'many'", "allowed: an integer >= 1")),

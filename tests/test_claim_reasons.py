@@ -38,6 +38,16 @@ def _misses() -> list[dict]:
     return [dict(zip(keys, row, strict=True)) for row in cells]
 
 
+def _misses_studies() -> set[str]:
+    """The studies whose default run ``results_misses.md`` describes (its header)."""
+    return set(re.search(r"studies ([a-z_, ]+):", MISSES.read_text()).group(1).split(", "))
+
+
+def test_the_misses_file_describes_every_enabled_study():
+    enabled = set(read_yaml(REPO / "config" / "config.yaml")["studies"])
+    assert _misses_studies() == enabled, sorted(_misses_studies() ^ enabled)
+
+
 def _claims() -> dict[tuple[str, str], dict]:
     out = {}
     for name in study_names(REPO / "config" / "studies"):
@@ -95,8 +105,11 @@ def test_no_reason_sits_on_rows_that_reproduce():
     """Each entry of a claim's ``misses`` selects at least one row that misses (a reason for
     rows that reproduce would be stale); its class is one of the allowed ones."""
     misses = _misses()
+    covered = _misses_studies()
     stale = []
     for (study, cid), claim in _claims().items():
+        if study not in covered:  # a study the file does not describe (not yet enabled)
+            continue
         rows = [r for r in misses if (r["study"], r["claim"]) == (study, cid)]
         for k, miss in enumerate(claim.get("misses", [])):
             assert miss["class"] in MISS_CLASSES, f"{study}/{cid}: misses[{k}]"

@@ -58,9 +58,16 @@ def _check_message(msg: str, path: Path, key: str, fragments: list[str]) -> None
         assert frag in msg, f"{frag!r} missing from {msg!r}"
 
 
+#: shipped studies that the shipped config does not enable yet, and why: a study is enabled
+#: once its verdicts across three base seeds (benchmarks/results_verdicts.md), its misses
+#: (results_misses.md) and its part of both committed references are written
+NOT_YET_ENABLED = {"error_sources": "its seeds, misses and references are not yet written"}
+
+
 def test_shipped_config_is_valid(root):
     cfg, studies = check_config(root)
-    assert set(studies) == set(STUDIES)  # the shipped config enables every shipped study
+    # the shipped config enables every shipped study but those not yet enabled
+    assert set(studies) == set(STUDIES) - set(NOT_YET_ENABLED)
     for profile in ("smoke", "paper"):
         _, studies = check_config(root, {**cfg, "profile": profile})
         assert {s.profile for s in studies.values()} == {profile}
@@ -194,7 +201,7 @@ def test_check_names_the_study_files_when_the_study_is_unknown(root, capsys, mon
     assert cli_main(["--root", str(root), "check", "--study", "shapley"]) == 2
     err = capsys.readouterr().err
     assert ("allowed: book_ale, book_importance, book_lime, book_pdp, conditional_subgroups, "
-            "extrapolation, pd_pfi_dgp, stratpd") in err
+            "error_sources, extrapolation, pd_pfi_dgp, stratpd") in err
 
 
 def test_method_parameters_per_profile(root):

@@ -100,7 +100,8 @@ def test_a_parameter_named_after_a_constant_overrides_it_and_pickles():
     ({"constants": {"sd": "1"}}, "constants.sd", ["'1' is not allowed; allowed: a number"]),
     ({"constants": {"sd": 1}, "foo": 2}, "foo",
      ["unknown parameter 'foo' of DGP 'formula'", "allowed: features, f, dependence, noise_sd, "
-      "link, constants, exclude, hidden, noise, categorical, or a declared constant: sd"]),
+      "link, constants, exclude, hidden, noise, categorical, truth_grid, or a declared "
+      "constant: sd"]),
     ({"foo": 2}, "foo", ["a declared constant: none declared"]),
     ({"constants": {"sd": 1}, "sd": "big"}, "sd", ["'big' is not allowed; allowed: a number"]),
     ({"noise_sd": "x1"}, "noise_sd", ["unknown name 'x1' in 'x1'; allowed: pi"]),

@@ -1,6 +1,7 @@
 """The GAM learner (``gam``, :mod:`imlbench.learners.gam`): its predictions are those of a
 ``pygam.LinearGAM`` of the same terms, its terms are those the module states, it fits an
-additive truth, and its declarations refuse what pygam or the model cannot take."""
+additive truth, its partial dependence from the terms equals the brute force, and its
+declarations refuse what pygam or the model cannot take."""
 
 from __future__ import annotations
 
@@ -40,6 +41,29 @@ def test_predictions_equal_pygams_own_gam(order):
     ours.fit(X, y)
     np.testing.assert_allclose(ours.predict(X_new), direct.predict(X_new), rtol=0, atol=1e-10)
     np.testing.assert_allclose(ours.predict(X), direct.predict(X), rtol=0, atol=1e-10)
+
+
+@pytest.mark.parametrize("order", [1, 2])
+def test_the_partial_dependence_from_the_terms_equals_the_brute_force(order):
+    """Every feature of p = 4 (each in three tensor terms, first and second in them), a grid
+    partly outside the rows' range: the PD from the terms equals the mean prediction over the
+    rows with x_j set to each point, to rounding (1e-10), and the pdp method takes it."""
+    from imlbench.explain.api import METHODS, ExplainContext
+    from imlbench.explain.effects import partial_dependence
+
+    X, y = _data(300, 4, seed=3)
+    model = Gam(n_bases=12, lam=0.2, interaction_order=order).fit(X, y)
+    grid = np.linspace(-2.5, 2.5, 17)
+    for j in range(4):
+        np.testing.assert_allclose(model.partial_dependence(X[:120], j, grid),
+                                   partial_dependence(model.predict, X[:120], j, grid),
+                                   rtol=0, atol=1e-10)
+    ctx = ExplainContext(model=model, X=X, y=y, feature_names=["a", "b", "c", "d"], dgp=None,
+                         fit=None, fixed_rng=lambda label: np.random.default_rng(0))
+    spec = {"grid": {"kind": "values", "values": grid.tolist()}, "data": "train"}
+    auto, brute = (METHODS.get("pdp")(ctx, {**spec, "algorithm": a}, np.random.default_rng(0))
+                   for a in ("auto", "brute"))
+    np.testing.assert_allclose(auto["value"], brute["value"], rtol=0, atol=1e-10)
 
 
 @pytest.mark.parametrize("order, n_terms", [(1, 3 + 1), (2, 3 + 3 + 1)])

@@ -189,6 +189,32 @@ def test_the_written_reference_reads_back_one_row_per_line(pair, tmp_path):
         write_digest(incomplete, tmp_path / "incomplete.json")
 
 
+def test_a_reference_takes_one_studys_rows_from_a_run_of_that_study(pair):
+    """``compare --write-reference --studies toy2``: the study's rows and files come from the
+    run, the other studies' stay, and a run of another profile cannot update it."""
+    from imlbench.reference.command import merged
+
+    card, est = pair
+    ref = _digest(card, est)
+    other = _digest(card.assign(study="toy2", verdict="not reproduced"), est)
+    other.studies = ["toy2"]
+    other.estimates = {"toy2/estimates/s/lm/pdp/c0.parquet": frame_digest(est)}
+    other.code = {"version": "1", "git_revision": "y"}
+    both = merged(ref, other, ["toy2"])
+    assert both.studies == ["toy", "toy2"] and both.code == other.code
+    assert [r["verdict"] for r in both.rows if r["study"] == "toy"] == list(card["verdict"])
+    assert {r["verdict"] for r in both.rows if r["study"] == "toy2"} == {"not reproduced"}
+    assert sorted(both.estimates) == ["toy/estimates/s/lm/pdp/c0.parquet",
+                                      "toy2/estimates/s/lm/pdp/c0.parquet"]
+    again = merged(both, _digest(card.assign(verdict="inconclusive"), est), ["toy"])
+    assert {r["verdict"] for r in again.rows if r["study"] == "toy"} == {"inconclusive"}
+    assert len(again.rows) == len(both.rows)
+    with pytest.raises(RefusedComparison, match="profile default"):
+        merged(ref, _digest(card, est, profile="default"), ["toy"])
+    with pytest.raises(RefusedComparison, match="no study toy3"):
+        merged(ref, other, ["toy3"])
+
+
 @pytest.mark.parametrize("profile", ["smoke", "default"])
 def test_the_committed_reference_covers_every_estimate_file_of_the_shipped_studies(profile):
     """reference/<profile>.json is of the shipped configuration: its base seed and studies,

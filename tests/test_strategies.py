@@ -1,5 +1,6 @@
-"""Estimation strategies (``data: train | test | cv``, ``model_effect_rows``) and the MSE
-decomposition of the truth errors."""
+"""Estimation strategies (``data: train | test | holdout | cv``, ``model_effect_rows``), the
+splits and refits a repetition's methods share, and the MSE decomposition of the truth
+errors."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from sklearn.linear_model import LinearRegression
 
 from imlbench.dgp.base import make_dgp
 from imlbench.explain.api import METHODS, ExplainContext
-from imlbench.explain.strategies import fold_indices, mean_of_frames
+from imlbench.explain.strategies import fold_indices, holdout_rows, mean_of_frames
 from imlbench.metrics.truth_errors import DECOMPOSITION, rep_errors, summarise_errors
 from imlbench.metrics.truth_synthesis import _decomposed
 from imlbench.validate import ConfigError, check_study
@@ -29,6 +30,14 @@ def _dgp(f: str = "x1 + 2*x2 + x1*x2", noise_sd: float = 0.5):
 
 def _ols(X: np.ndarray, y: np.ndarray):
     return LinearRegression().fit(X, y).predict
+
+
+def _recording_fit(calls: list[int]):
+    """An OLS ``fit`` that records the rows of every refit in ``calls``."""
+    def fit(Xn, yn):
+        calls.append(len(Xn))
+        return _ols(Xn, yn)
+    return fit
 
 
 def _context(model, dgp, X, y, seed: int = 0) -> ExplainContext:
@@ -64,13 +73,8 @@ def test_cv_refits_on_every_fold_and_train_and_test_use_the_fitted_model():
     data = dgp.sample(100, np.random.default_rng(2))
     X, y = data[FEATURES].to_numpy(), data["y"].to_numpy()
     calls = []
-
-    def fit(Xn, yn):
-        calls.append(len(Xn))
-        return _ols(Xn, yn)
-
     ctx = _context(LinearRegression().fit(X, y), dgp, X, y)
-    ctx.fit = fit
+    ctx.fit = _recording_fit(calls)
     ctx.X_test, ctx.y_test = X[:30], y[:30]
     pdp = METHODS.get("pdp")
     base = {"grid": GRID, "algorithm": "brute"}
@@ -80,6 +84,64 @@ def test_cv_refits_on_every_fold_and_train_and_test_use_the_fitted_model():
     assert not np.allclose(train["value"], test["value"])
     pdp(ctx, {**base, "data": "cv", "folds": 4}, np.random.default_rng(0))
     assert calls == [75, 75, 75, 75]
+
+
+def test_holdout_pd_is_the_pd_of_the_refit_on_the_other_rows_at_the_held_out_rows():
+    dgp = _dgp()
+    data = dgp.sample(100, np.random.default_rng(3))
+    X, y = data[FEATURES].to_numpy(), data["y"].to_numpy()
+    calls = []
+    ctx = _context(LinearRegression().fit(X, y), dgp, X, y)
+    ctx.fit = _recording_fit(calls)
+    params = {"data": "holdout", "holdout_share": 0.2, "grid": GRID, "algorithm": "brute"}
+    got = METHODS.get("pdp")(ctx, params, np.random.default_rng(5))
+    assert calls == [80]
+    held = np.sort(np.random.default_rng(5).permutation(100)[:20])
+    rest = np.setdiff1d(np.arange(100), held)
+    refit = LinearRegression().fit(X[rest], y[rest])
+    for j, name in enumerate(FEATURES):
+        Z = np.repeat(X[held], len(GRID["values"]), axis=0)
+        Z[:, j] = np.tile(GRID["values"], len(held))
+        want = refit.predict(Z).reshape(len(held), -1).mean(axis=0)
+        np.testing.assert_allclose(got.loc[got["feature"] == name, "value"], want, atol=1e-12)
+
+
+def test_holdout_rows_refuse_a_share_that_holds_out_none_or_all():
+    assert holdout_rows(10, 0.2, np.random.default_rng(0)).tolist() == sorted(
+        np.random.default_rng(0).permutation(10)[:2].tolist())
+    for share in (0.01, 0.99):
+        with pytest.raises(ValueError, match="holdout_share"):
+            holdout_rows(10, share, np.random.default_rng(0))
+
+
+def test_a_repetitions_methods_share_its_splits_and_refits():
+    dgp = _dgp()
+    data = dgp.sample(120, np.random.default_rng(4))
+    X, y = data[FEATURES].to_numpy(), data["y"].to_numpy()
+    refits: dict[bytes, LinearRegression] = {}
+
+    def refit(rows: np.ndarray) -> LinearRegression:
+        key = rows.tobytes()
+        if key not in refits:
+            refits[key] = LinearRegression().fit(X[rows], y[rows])
+        return refits[key]
+
+    def split(label: str) -> np.random.Generator:
+        return np.random.default_rng([11, len(label)])
+
+    ctx = _context(LinearRegression().fit(X, y), dgp, X, y)
+    ctx.split, ctx.refit = split, refit
+    ctx.fit = None  # a shared refit is the only route
+    pd_cv = {"data": "cv", "folds": 4, "grid": GRID, "algorithm": "brute"}
+    ale_cv = {"data": "cv", "folds": 4, "intervals": {"kind": "values", "values": GRID["values"]}}
+    a = METHODS.get("pdp")(ctx, pd_cv, np.random.default_rng(1))
+    b = METHODS.get("pdp")(ctx, pd_cv, np.random.default_rng(2))
+    pd.testing.assert_frame_equal(a, b)  # the split comes from the strategy's stream
+    METHODS.get("ale")(ctx, ale_cv, np.random.default_rng(3))
+    assert len(refits) == 4  # ALE read the four fold models that PD fitted
+    METHODS.get("pdp")(ctx, {**pd_cv, "data": "holdout", "holdout_share": 0.25},
+                       np.random.default_rng(4))
+    assert len(refits) == 5
 
 
 def test_fold_indices_partition_the_rows_and_refuse_more_folds_than_rows():
@@ -120,6 +182,29 @@ def test_model_effect_rows_adds_the_models_own_effect_without_changing_the_estim
         np.testing.assert_allclose(own, exact, atol=1e-12)
         np.testing.assert_allclose(own, model.intercept_ + model.coef_[j]
                                    * np.array(GRID["values"]), atol=0.25)
+
+
+def test_cv_reads_the_own_effect_of_each_fold_model_on_its_part_of_the_fresh_rows():
+    """5 folds, 1,000 fresh rows: fold model k's own PD on rows 200k..200k+199, averaged."""
+    dgp = _dgp()
+    data = dgp.sample(100, np.random.default_rng(6))
+    X, y = data[FEATURES].to_numpy(), data["y"].to_numpy()
+    ctx = _context(LinearRegression().fit(X, y), dgp, X, y)
+    got = METHODS.get("pdp")(ctx, {"grid": GRID, "algorithm": "brute", "data": "cv",
+                                   "folds": 5, "model_effect_rows": 1000},
+                             np.random.default_rng(8))
+    fresh = dgp.sample(1000, ctx.fixed_rng("model_effect_rows"))[FEATURES].to_numpy()
+    folds = np.array_split(np.random.default_rng(8).permutation(100), 5)
+    for j, name in enumerate(FEATURES):
+        curves = []
+        for k, fold in enumerate(folds):
+            rest = np.setdiff1d(np.arange(100), fold)
+            fit = LinearRegression().fit(X[rest], y[rest])
+            part = fresh[200 * k:200 * (k + 1)]
+            curves.append(fit.intercept_ + fit.coef_[j] * np.array(GRID["values"])
+                          + part[:, 1 - j].mean() * fit.coef_[1 - j])
+        np.testing.assert_allclose(got.loc[got["feature"] == name, "model_value"],
+                                   np.mean(curves, axis=0), atol=1e-12)
 
 
 class _TrueModel:
@@ -194,6 +279,8 @@ STRATEGIES = {
     "ale_cv": {"method": "ale", "params": {"data": "cv", "intervals": {
         "kind": "law_quantile", "size": 20, "trim": 1}}},
     "pfi_cv": {"method": "pfi", "params": {"data": "cv", "folds": 3}},
+    "pd_holdout": {"method": "pdp", "params": {"data": "holdout", "holdout_share": 0.25,
+                                               "grid": {"kind": "law_quantile", "size": 20}}},
 }
 
 
@@ -214,7 +301,8 @@ def test_the_law_of_real_data_is_refused_at_its_key(tmp_path, params, key, allow
 
 @pytest.mark.parametrize(("params", "key"), [
     ({"data": "fitted"}, "data"), ({"folds": 1}, "folds"), ({"model_effect_rows": 0},
-                                                            "model_effect_rows")])
+                                                            "model_effect_rows"),
+    ({"holdout_share": 0}, "holdout_share"), ({"holdout_share": 1}, "holdout_share")])
 def test_bad_strategy_values_are_refused_at_their_key(tmp_path, params, key):
     with pytest.raises(ConfigError, match=rf"key methods\.pd\.params\.{key}: "):
         check_study(demo_study(tmp_path, {"pd": {"method": "pdp", "params": params}}),

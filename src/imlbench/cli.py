@@ -81,7 +81,9 @@ def _parser() -> argparse.ArgumentParser:
     what.add_argument("--write-reference", nargs="?", const="", metavar="PATH",
                       help="write the run's reference there instead (default: "
                            "reference/<the run's profile>.json)")
-    compare.add_argument("--studies", nargs="+", help="compare only these studies")
+    compare.add_argument("--studies", nargs="+",
+                         help="compare only these studies (with --write-reference: replace "
+                              "only these studies in the reference, keeping the others)")
     return parser
 
 

@@ -11,6 +11,7 @@ workflow started (:mod:`imlbench.validate`) and whose package is loaded
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from collections.abc import Sequence
 from pathlib import Path
@@ -28,7 +29,7 @@ from imlbench.figures.inputs import FigureInputs
 from imlbench.io import write_parquet
 from imlbench.learners import LEARNERS, fit_quietly, make_learner
 from imlbench.metrics.truth_errors import instance_estimand
-from imlbench.seeds import int_seed, rng_for
+from imlbench.seeds import config_hash, int_seed, rng_for
 from imlbench.truth import TRUTHS
 from imlbench.workclock import WorkClock
 
@@ -173,6 +174,20 @@ def explain_chunk(study: Study, sc: Scenario, chunk: str, base_seed: int, df: pd
         dgp = realized_dgp(study, sc, rep, base_seed)
         categorical = categorical_columns(study, learner, dgp, features)
         build = learner_factory(study, learner, threads, refit=True, categorical=categorical)
+        refits: dict[bytes, object] = {}
+
+        def refit(rows: np.ndarray, _rep=rep, _b=build, _X=X, _y=y, _c=categorical,
+                  _cache=refits) -> object:
+            """The learner refitted on training rows ``rows``, once per repetition and
+            learner (the estimation strategies' splits, shared by the methods)."""
+            key = np.asarray(rows, dtype=np.int64).tobytes()
+            if key not in _cache:
+                seed = int_seed(rng_for(base_seed, study.name, sc.name, learner, _rep,
+                                        "strategy refit", hashlib.sha256(key).hexdigest()))
+                _cache[key] = fit_quietly(_b(seed, kept_columns(_X[rows], _X, _c)),
+                                          _X[rows], _y[rows])
+            return _cache[key]
+
         for m in methods:
             refit_rng = rng_for(base_seed, study.name, sc.name, learner, m, rep, "refit")
 
@@ -187,6 +202,9 @@ def explain_chunk(study: Study, sc: Scenario, chunk: str, base_seed: int, df: pd
                 sampler_rng=lambda key, _rep=rep: rng_for(
                     base_seed, study.name, sc.name, _rep, "sampler", key),
                 samplers=samplers[rep],
+                split=lambda label, _rep=rep: rng_for(base_seed, study.name, sc.name, _rep,
+                                                      "split", label),
+                refit=refit,
             )
             rng = rng_for(base_seed, study.name, sc.name, learner, m, rep, "explain")
             with clocks[m]:
@@ -300,15 +318,23 @@ def tag(df: pd.DataFrame, sc: Scenario, **labels: str) -> pd.DataFrame:
     return df
 
 
+#: truth tables computed in this process, by study, base seed, DGP and its parameters: the
+#: truths' streams are named by the study alone, so scenarios of one DGP (another n, another
+#: learner) have the same tables, computed once
+_TRUTH_TABLES: dict[tuple[str, int, str, str], dict[str, pd.DataFrame]] = {}
+
+
 def run_truth(study: Study, scenario: str, base_seed: int, root: Path) -> None:
     """The truth tables of the scenario's DGP (:mod:`imlbench.truth`), one file per table
     (``effects``, ``importance``: :func:`imlbench.targets.truth_paths`, under ``root``)."""
     sc = study.scenarios[scenario]
-    dgp = make_dgp(sc.dgp, sc.params)
-    spec = TRUTHS.get(sc.dgp)
+    key = (study.name, base_seed, sc.dgp, config_hash(sc.params))
     clock = WorkClock()
     with clock:  # every table in the one shape of imlbench.explain.estimands, checked
-        tables = spec.tables(dgp, lambda label: rng_for(base_seed, study.name, label))
+        if key not in _TRUTH_TABLES:
+            _TRUTH_TABLES[key] = TRUTHS.get(sc.dgp).tables(
+                make_dgp(sc.dgp, sc.params), lambda label: rng_for(base_seed, study.name, label))
+        tables = {name: t.copy() for name, t in _TRUTH_TABLES[key].items()}
     log.info("%s", clock.record("truth", scenario, "-"))
     for name, path in targets.truth_paths(study, sc).items():
         write_parquet(tag(tables[name], sc), root / path, config_hash=study.hash(),

@@ -8,6 +8,8 @@
   (Molnar et al., Relating the PDP and PFI to the data generating process, Sect. 7.3-7.4).
 * :func:`mmd2`, :func:`data_fidelity`: maximum mean discrepancy with an RBF kernel and the data
   fidelity -log MMD of Molnar et al. (conditional subgroups, Sect. 8, Algorithm 2).
+* :func:`mse_decomposition`: the mean squared error of estimates over repetitions split into
+  the model's and the estimation's bias, variance and their covariance (Heiß et al. 2026).
 * :func:`mse_difference_test`: the Wald test of zero MSE-based variable importance of
   Williamson et al. (2020), as Hooker et al. (2021, Fig. 8) apply it.
 
@@ -168,3 +170,30 @@ def mse_difference_test(
         "p_value": p_value,
         "reject": bool(p_value < alpha),
     }
+
+
+def mse_decomposition(df: pd.DataFrame, by: list[str]) -> pd.DataFrame:
+    """The MSE decomposition per group ``by`` of the repetitions ``df`` (columns estimate,
+    truth and model, the models' own effect): with the model error m = model - truth and the
+    estimation error s = estimate - model of each repetition, and means and variances over the
+    repetitions (variances divided by their number, so that the parts add up exactly),
+
+        MSE = mean (m + s)^2 = (model_bias + estimation_bias)^2
+              + model_variance + estimation_variance + covariance,
+
+    model_bias = mean m, estimation_bias = mean s, model_variance = var m,
+    estimation_variance = var s, covariance = 2 cov(m, s) (Heiß et al. 2026's model and
+    estimation error; the covariance is 0 in expectation when the rows an effect is estimated
+    on are independent of the model's training rows and the estimator is unbiased for the
+    model's own effect, as the PD on held-out rows)."""
+    import pandas as pd
+
+    e = pd.DataFrame({**{k: df[k] for k in by}, "m": df["model"] - df["truth"],
+                      "s": df["estimate"] - df["model"]})
+    g = e.groupby(by, sort=False)
+    dm, ds = e["m"] - g["m"].transform("mean"), e["s"] - g["s"].transform("mean")
+    e = e.assign(mm=dm * dm, ss=ds * ds, ms=2 * dm * ds)
+    mean = e.groupby(by, sort=False)[["m", "s", "mm", "ss", "ms"]].mean()
+    return mean.rename(columns={"m": "model_bias", "s": "estimation_bias",
+                                "mm": "model_variance", "ss": "estimation_variance",
+                                "ms": "covariance"}).reset_index()

@@ -23,6 +23,8 @@ from imlbench.registry import Registry
 #: :data:`QUANTILE_SEED` (not the run's, so that every job gets the same quantiles)
 QUANTILE_ROWS = 200_000
 QUANTILE_SEED = 0
+#: the default probabilities of the first and last of a grid at the quantiles of a law
+LAW_PROBS = (0.0001, 0.9999)
 
 
 def quantile_probabilities(probs: np.ndarray) -> np.ndarray:

@@ -77,6 +77,15 @@ are therefore all features (the columns that ``f`` reads and the truths use, hid
 included); ``visible`` are the data's columns. The importance truths are those of m_v (see
 :mod:`imlbench.truth.formula`); ``categorical`` names visible features only.
 
+``truth_grid``: where the effect truths of a numeric feature are evaluated (by default the
+21 quantiles 0.05, 0.10, ..., 0.95 of a Monte Carlo sample of its marginal, see
+:mod:`imlbench.truth.formula`): ``{size: 100, probs: [0.0001, 0.9999], trim: 1}`` puts them at
+the quantiles of the feature's law (:meth:`FormulaDGP.marginal_quantiles`) at ``size``
+probabilities equally spaced from ``probs[0]`` to ``probs[1]``, less ``trim`` points at each
+end: the points of a method's grid ``{kind: law_quantile}`` with the same keys, so that
+estimates and truths meet at every point without interpolation. The law of the data does not
+depend on it.
+
 ``categorical``: visible features that are not a categorical law but whose values are the codes
 0, 1, ... of a categorical feature: a bernoulli or integers law from 0, or a structural equation
 such as ``"where(uniform(0, 1) < 0.3, 1, 0)"`` (a factor whose law given earlier features is
@@ -129,7 +138,7 @@ import pandas as pd
 from scipy import stats
 from scipy.special import expit, ndtr, ndtri
 
-from imlbench.dgp.base import DGP, DGPS, quantile_probabilities
+from imlbench.dgp.base import DGP, DGPS, LAW_PROBS, quantile_probabilities
 from imlbench.dgp.expressions import (
     CONSTANTS,
     FUNCTIONS,
@@ -186,6 +195,9 @@ DECLARED = {
     "exclude": text(None, nullable=True), "hidden": items(text(), None, nullable=True),
     "noise": either(text(None, nullable=True), table(SNR), default=None),
     "categorical": items(text(), None, nullable=True),
+    "truth_grid": table({"size": integer(100, minimum=2),
+                         "probs": items(number(above=0, below=1), list(LAW_PROBS), length=2),
+                         "trim": integer(0, minimum=0)}, None, nullable=True),
 }
 PARAMETERS = tuple(DECLARED)
 #: rows drawn once by the constructor, so that an expression that is not finite on the
@@ -397,10 +409,12 @@ class FormulaDGP(DGP):
                  constants: Mapping[str, float] | None = None, exclude: str | None = None,
                  hidden: Sequence[str] | None = None,
                  noise: str | Mapping[str, Any] | None = None,
-                 categorical: Sequence[str] | None = None, **overrides: float) -> None:
+                 categorical: Sequence[str] | None = None,
+                 truth_grid: Mapping[str, Any] | None = None, **overrides: float) -> None:
         self._arguments = (features, f, dependence, noise_sd, link,
                            None if constants is None else {**constants, **overrides}, exclude,
-                           hidden, noise, categorical)
+                           hidden, noise, categorical, truth_grid)
+        self.truth_grid = None if truth_grid is None else self._truth_grid(truth_grid)
         if not features:
             raise ParamError("features", "no features; allowed: a mapping of feature names to "
                                          "laws or expressions")
@@ -453,7 +467,7 @@ class FormulaDGP(DGP):
             and not self.hidden
         self._kept_share = 1.0 if self.exclude is None else self._pilot_kept_share()
         if snr is not None:
-            key = config_hash(self._arguments)
+            key = config_hash(self._arguments[:-1])  # the law's, without truth_grid
             if key not in _SNR_SD:  # built once per process for each study-file DGP
                 _SNR_SD[key] = self._snr_noise_sd(noise, snr)
             self.noise_sd, self.noise_sd_se = _SNR_SD[key]
@@ -465,6 +479,21 @@ class FormulaDGP(DGP):
                 raise ParamError("categorical", f"{name!r} takes the value {bad:g}, which is "
                                  f"not a code; allowed: features whose values are the "
                                  f"integers 0, 1, ...")
+
+    @staticmethod
+    def _truth_grid(spec: Mapping[str, Any]) -> dict[str, Any]:
+        """``truth_grid`` with its defaults, refusing probabilities out of order and a trim
+        that leaves no point."""
+        spec = with_defaults(DECLARED["truth_grid"].fields, spec)
+        p0, p1 = spec["probs"]
+        if not p0 < p1:
+            raise ParamError("truth_grid.probs", f"{list(spec['probs'])!r} are not increasing; "
+                                                 f"allowed: [p0, p1] with 0 < p0 < p1 < 1")
+        if 2 * spec["trim"] >= spec["size"]:
+            raise ParamError("truth_grid.trim", f"{spec['trim']} at each end of "
+                                                f"{spec['size']} points leaves none; allowed: "
+                                                f"0 <= trim < {spec['size'] / 2:g}")
+        return spec
 
     @property
     def has_conditional(self) -> bool:

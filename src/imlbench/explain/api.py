@@ -88,6 +88,12 @@ class ExplainContext:
     sampler_rng: Callable[[str], np.random.Generator] | None = None
     #: fitted samplers of this repetition by key, shared by the learners (a cache).
     samplers: dict = field(default_factory=dict)
+    #: random stream of an estimation strategy's split, by the strategy's label: the same for
+    #: every learner and method of the repetition (:mod:`imlbench.explain.strategies`)
+    split: Callable[[str], np.random.Generator] | None = None
+    #: the learner refitted on the training rows given by index, made once per repetition and
+    #: learner and shared by its methods (:mod:`imlbench.explain.strategies`)
+    refit: Callable[[np.ndarray], Any] | None = None
 
     def predict(self, X: np.ndarray) -> np.ndarray:
         return self.model.predict(X)

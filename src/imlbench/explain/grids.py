@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from imlbench.dgp.base import LAW_PROBS
 from imlbench.params import choice, flag, integer, items, number
 
 #: the kinds built from the data alone
@@ -30,8 +31,6 @@ DATA_KINDS = ("equidistant", "quantile", "values", "levels")
 #: the kind at the quantiles of the feature's law (:func:`law_quantiles`)
 LAW_KIND = "law_quantile"
 GRID_KINDS = (*DATA_KINDS, "splits", LAW_KIND)
-#: the default probabilities of the first and last quantile of kind ``law_quantile``
-LAW_PROBS = (0.0001, 0.9999)
 #: the quantile function of a feature's law: probabilities in (0, 1) -> values
 Law = Callable[[np.ndarray], np.ndarray]
 #: the keys of a grid spec (defaults as in :func:`make_grid`)

@@ -106,7 +106,9 @@ def _effect_grid(ctx: ExplainContext, params: dict, j: int) -> np.ndarray:
 #: how PD and ICE are computed: ``brute`` predicts the stacked rows, ``tree`` walks the
 #: trees once per row (:mod:`imlbench.explain.tree_pd`), ``auto`` walks where that equals
 #: ``predict`` to float64 rounding (scikit-learn trees) and brute force would predict at least
-#: :data:`AUTO_MIN_ROWS` rows, and predicts otherwise; ``path`` is the path-dependent PD, a
+#: :data:`AUTO_MIN_ROWS` rows, takes the PD of a model that computes its own exactly from its
+#: structure (a ``partial_dependence(X, j, grid)`` method: the GAM's terms,
+#: :mod:`imlbench.learners.gam`), and predicts otherwise; ``path`` is the path-dependent PD, a
 #: different estimand
 ALGORITHMS = ("auto", "brute", "tree", "path")
 #: the walk's one-off start in a process (importing numba and loading its compiled kernel,
@@ -152,6 +154,9 @@ def _pdp(ctx: ExplainContext, params: dict, rng: np.random.Generator) -> pd.Data
             pd_ = tree_pd_path(trees, j, grid)
         elif trees is not None:
             pd_ = tree_pd(trees, X, j, grid)
+        elif params["algorithm"] == "auto" and callable(getattr(ctx.model, "partial_dependence",
+                                                                None)):
+            pd_ = ctx.model.partial_dependence(X, j, grid)
         else:
             pd_ = partial_dependence(ctx.predict, X, j, grid, max_rows=ctx.max_rows)
         frames.append(pd.DataFrame({"feature": ctx.feature_names[j], "x": grid, "value": pd_}))

@@ -66,7 +66,7 @@ FIGURES: Registry[FigureSpec] = Registry(
     "figure function", providers=("imlbench.figures.generic", "imlbench.figures.dag",
                                   "imlbench.figures.curve_grid", "imlbench.figures.surface",
                                   "imlbench.figures.matrix", "imlbench.figures.importance",
-                                  "imlbench.figures.table"))
+                                  "imlbench.figures.table", "imlbench.figures.error_bars"))
 
 
 def figure(name: str, *, methods: Sequence[str] = (), truths: Sequence[str] = (),

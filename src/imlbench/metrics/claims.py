@@ -120,7 +120,7 @@ CLAIMS: Registry[ClaimSpec] = Registry(
     "claim kind", providers=("imlbench.metrics.contrasts", "imlbench.metrics.truth_errors",
                              "imlbench.metrics.curve_claims",
                              "imlbench.metrics.rank_claims", "imlbench.metrics.ici_claims",
-                             "imlbench.metrics.lime_claims"))
+                             "imlbench.metrics.lime_claims", "imlbench.metrics.error_components"))
 
 
 def claim_kind(kind: str, *, params: Mapping[str, Param] | None = None,

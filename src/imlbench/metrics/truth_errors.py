@@ -19,7 +19,8 @@ writes
 Where a method's estimates carry the models' own effect (column ``model_value``: the same
 models on rows drawn afresh from the DGP, :mod:`imlbench.explain.strategies`), the reps table
 has it as ``model`` (anchored as the estimate) and the summary adds the MSE decomposition of
-Heiß, Bögel, Bischl & Casalicchio (2026) at each pooled point (:func:`decompose`):
+Heiß, Bögel, Bischl & Casalicchio (2026) at each pooled point
+(:func:`imlbench.stats.mse_decomposition`):
 ``model_bias``, ``estimation_bias``, ``model_variance``, ``estimation_variance`` and
 ``covariance``, which add up to the mean squared error ``rmse``^2 exactly.
 
@@ -97,7 +98,7 @@ from imlbench.metrics.truth_tolerance import (
     truth_se_of,
 )
 from imlbench.params import choice, feature_names, flag, items, number, study_name
-from imlbench.stats import t_multiplier
+from imlbench.stats import mse_decomposition, t_multiplier
 
 KEYS = ["scenario", "learner", "method"]
 ANCHORS = ("mean", "none")
@@ -293,33 +294,8 @@ def summarise_errors(reps: pd.DataFrame) -> pd.DataFrame:
     out["rmse"] = np.sqrt(out["msq"])
     if "model" not in df:
         return out[COLUMNS]
-    parts = decompose(df[~alone], [*curve, "point"])
+    parts = mse_decomposition(df[~alone], [*curve, "point"])
     return out.merge(parts, on=[*curve, "point"], how="left")[[*COLUMNS, *DECOMPOSITION]]
-
-
-def decompose(df: pd.DataFrame, by: list[str]) -> pd.DataFrame:
-    """The MSE decomposition per group ``by`` of the repetitions ``df`` (columns estimate,
-    truth and model, the models' own effect): with the model error m = model - truth and the
-    estimation error s = estimate - model of each repetition, and means and variances over the
-    repetitions (variances divided by their number, so that the parts add up exactly),
-
-        MSE = mean (m + s)^2 = (model_bias + estimation_bias)^2
-              + model_variance + estimation_variance + covariance,
-
-    model_bias = mean m, estimation_bias = mean s, model_variance = var m,
-    estimation_variance = var s, covariance = 2 cov(m, s) (Heiß et al. 2026's model and
-    estimation error; the covariance is 0 in expectation when the rows an effect is estimated
-    on are independent of the model's training rows and the estimator is unbiased for the
-    model's own effect, as the PD on held-out rows)."""
-    e = pd.DataFrame({**{k: df[k] for k in by}, "m": df["model"] - df["truth"],
-                      "s": df["estimate"] - df["model"]})
-    g = e.groupby(by, sort=False)
-    dm, ds = e["m"] - g["m"].transform("mean"), e["s"] - g["s"].transform("mean")
-    e = e.assign(mm=dm * dm, ss=ds * ds, ms=2 * dm * ds)
-    mean = e.groupby(by, sort=False)[["m", "s", "mm", "ss", "ms"]].mean()
-    return mean.rename(columns={"m": "model_bias", "s": "estimation_bias",
-                                "mm": "model_variance", "ss": "estimation_variance",
-                                "ms": "covariance"}).reset_index()
 
 
 # --- claim kinds --------------------------------------------------------------------------

@@ -25,7 +25,7 @@ squared and ``var_p`` its ``se`` squared times (reps - 1) (0 with one repetition
 
 Where the estimates carry the models' own effect (``model_effect_rows``,
 :mod:`imlbench.explain.strategies`), the squared bias and the variance split further, per point
-as :func:`imlbench.metrics.truth_errors.decompose` gives them and averaged the same way:
+as :func:`imlbench.stats.mse_decomposition` gives them and averaged the same way:
 ``bias2 = model_bias2 + estimation_bias2 + bias_cross`` (the squares of the model and the
 estimation bias and twice their product) and ``variance = model_variance +
 estimation_variance + covariance`` (twice the covariance of the model and the estimation
@@ -135,7 +135,7 @@ def _decomposed(errors: pd.DataFrame) -> pd.DataFrame:
         variance=(points["se"] ** 2 * (points["reps"] - 1)).where(points["reps"] > 1, 0.0),
         mse=points["rmse"] ** 2)
     parts = {}
-    if "model_bias" in points:  # the MSE decomposition (truth_errors.decompose), per point
+    if "model_bias" in points:  # the MSE decomposition (stats.mse_decomposition), per point
         mb, eb = points["model_bias"], points["estimation_bias"]
         p = p.assign(model_bias2=mb**2, estimation_bias2=eb**2, bias_cross=2 * mb * eb,
                      model_variance=points["model_variance"],

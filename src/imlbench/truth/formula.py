@@ -9,8 +9,9 @@ Both tables have the one shape of :mod:`imlbench.explain.estimands` (columns est
 feature, row, x, value, se, lo, hi).
 
 ``effects`` (estimands pd, conditional, ale, interventional): on a grid of each feature (the
-quantiles 0.05, 0.10, ..., 0.95 of its marginal, estimated from N_MC draws; an integer-valued
-feature with at most :data:`MAX_LEVELS` values: every level),
+quantiles 0.05, 0.10, ..., 0.95 of its marginal, estimated from N_MC draws, or with the DGP's
+``truth_grid`` the quantiles of its law that a method's ``law_quantile`` grid of the same keys
+holds; an integer-valued feature with at most :data:`MAX_LEVELS` values: every level),
 
 * ``pd``: E[m(z, X_-j)] with X_-j from its own (marginal) law: full rows are drawn and column j
   is set to z (the same rows for every z). When x_j is independent of X_-j this is also the
@@ -93,6 +94,7 @@ intercept + b'(mu + S_.j (z - mu_j) / S_jj) and conditional PFI 2 b_j^2 Var(x_j 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -100,6 +102,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
+from imlbench.explain.grids import inner, law_quantiles
 from imlbench.truth import FixedRng, truth, truth_frame
 from imlbench.truth.linear_gaussian import conditional_variances
 
@@ -151,7 +154,8 @@ def monte_carlo(values: Values, rng: np.random.Generator, n: int = N_MC) -> Esti
 
 
 def feature_grids(d: FormulaDGP, rng: np.random.Generator) -> dict[str, Grid]:
-    """The grid of every feature from N_MC draws of its marginal (see the module doc)."""
+    """The grid of every feature: from N_MC draws of its marginal, or at the quantiles of its
+    law that the DGP's ``truth_grid`` names (see the module doc)."""
     X = d.sample_features(N_MC, rng)
     out = {}
     for j, name in enumerate(d.feature_names):
@@ -162,6 +166,11 @@ def feature_grids(d: FormulaDGP, rng: np.random.Generator) -> dict[str, Grid]:
             grid = levels
         elif discrete:
             grid = np.unique(np.quantile(x, GRID_QUANTILES, method="inverted_cdf"))
+        elif d.truth_grid is not None:
+            spec = d.truth_grid
+            grid = law_quantiles(spec, spec["size"], functools.partial(d.marginal_quantiles, j),
+                                 "truth_grid")
+            grid = grid[inner(len(grid), spec["trim"], "truth_grid.trim")]
         else:
             grid = np.quantile(x, GRID_QUANTILES)
         sd = float(x.std())
