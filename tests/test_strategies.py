@@ -45,11 +45,17 @@ def _context(model, dgp, X, y, seed: int = 0) -> ExplainContext:
                           fixed_rng=lambda label: np.random.default_rng([seed, len(label)]))
 
 
-def test_cv_pd_of_a_linear_model_is_the_hand_computed_cross_fitted_pd():
+def _ols_context(n: int, seed: int) -> tuple[ExplainContext, np.ndarray, np.ndarray]:
+    """The context of an OLS fit on ``n`` rows of :func:`_dgp` drawn with ``seed``, and the
+    rows."""
     dgp = _dgp()
-    data = dgp.sample(203, np.random.default_rng(1))
+    data = dgp.sample(n, np.random.default_rng(seed))
     X, y = data[FEATURES].to_numpy(), data["y"].to_numpy()
-    ctx = _context(LinearRegression().fit(X, y), dgp, X, y)
+    return _context(LinearRegression().fit(X, y), dgp, X, y), X, y
+
+
+def test_cv_pd_of_a_linear_model_is_the_hand_computed_cross_fitted_pd():
+    ctx, X, y = _ols_context(203, 1)
     params = {"data": "cv", "folds": 5, "grid": GRID, "algorithm": "brute"}
     got = METHODS.get("pdp")(ctx, params, np.random.default_rng(7))
     # by hand: the same permutation of the rows, cut into 5 folds of 41 or 40 rows; the PD of
@@ -69,11 +75,8 @@ def test_cv_pd_of_a_linear_model_is_the_hand_computed_cross_fitted_pd():
 
 
 def test_cv_refits_on_every_fold_and_train_and_test_use_the_fitted_model():
-    dgp = _dgp()
-    data = dgp.sample(100, np.random.default_rng(2))
-    X, y = data[FEATURES].to_numpy(), data["y"].to_numpy()
     calls = []
-    ctx = _context(LinearRegression().fit(X, y), dgp, X, y)
+    ctx, X, y = _ols_context(100, 2)
     ctx.fit = _recording_fit(calls)
     ctx.X_test, ctx.y_test = X[:30], y[:30]
     pdp = METHODS.get("pdp")
@@ -87,11 +90,8 @@ def test_cv_refits_on_every_fold_and_train_and_test_use_the_fitted_model():
 
 
 def test_holdout_pd_is_the_pd_of_the_refit_on_the_other_rows_at_the_held_out_rows():
-    dgp = _dgp()
-    data = dgp.sample(100, np.random.default_rng(3))
-    X, y = data[FEATURES].to_numpy(), data["y"].to_numpy()
     calls = []
-    ctx = _context(LinearRegression().fit(X, y), dgp, X, y)
+    ctx, X, y = _ols_context(100, 3)
     ctx.fit = _recording_fit(calls)
     params = {"data": "holdout", "holdout_share": 0.2, "grid": GRID, "algorithm": "brute"}
     got = METHODS.get("pdp")(ctx, params, np.random.default_rng(5))
@@ -115,9 +115,7 @@ def test_holdout_rows_refuse_a_share_that_holds_out_none_or_all():
 
 
 def test_a_repetitions_methods_share_its_splits_and_refits():
-    dgp = _dgp()
-    data = dgp.sample(120, np.random.default_rng(4))
-    X, y = data[FEATURES].to_numpy(), data["y"].to_numpy()
+    ctx, X, y = _ols_context(120, 4)
     refits: dict[bytes, LinearRegression] = {}
 
     def refit(rows: np.ndarray) -> LinearRegression:
@@ -129,7 +127,6 @@ def test_a_repetitions_methods_share_its_splits_and_refits():
     def split(label: str) -> np.random.Generator:
         return np.random.default_rng([11, len(label)])
 
-    ctx = _context(LinearRegression().fit(X, y), dgp, X, y)
     ctx.split, ctx.refit = split, refit
     ctx.fit = None  # a shared refit is the only route
     pd_cv = {"data": "cv", "folds": 4, "grid": GRID, "algorithm": "brute"}
@@ -162,11 +159,8 @@ def test_folds_on_grids_that_differ_are_refused_with_the_remedy():
 
 
 def test_model_effect_rows_adds_the_models_own_effect_without_changing_the_estimate():
-    dgp = _dgp()
-    data = dgp.sample(150, np.random.default_rng(3))
-    X, y = data[FEATURES].to_numpy(), data["y"].to_numpy()
-    model = LinearRegression().fit(X, y)
-    ctx = _context(model, dgp, X, y)
+    ctx, X, y = _ols_context(150, 3)
+    model, dgp = ctx.model, ctx.dgp
     base = {"grid": GRID, "algorithm": "brute"}
     plain = METHODS.get("pdp")(ctx, base, np.random.default_rng(0))
     both = METHODS.get("pdp")(ctx, {**base, "model_effect_rows": 4000},
@@ -186,14 +180,11 @@ def test_model_effect_rows_adds_the_models_own_effect_without_changing_the_estim
 
 def test_cv_reads_the_own_effect_of_each_fold_model_on_its_part_of_the_fresh_rows():
     """5 folds, 1,000 fresh rows: fold model k's own PD on rows 200k..200k+199, averaged."""
-    dgp = _dgp()
-    data = dgp.sample(100, np.random.default_rng(6))
-    X, y = data[FEATURES].to_numpy(), data["y"].to_numpy()
-    ctx = _context(LinearRegression().fit(X, y), dgp, X, y)
+    ctx, X, y = _ols_context(100, 6)
     got = METHODS.get("pdp")(ctx, {"grid": GRID, "algorithm": "brute", "data": "cv",
                                    "folds": 5, "model_effect_rows": 1000},
                              np.random.default_rng(8))
-    fresh = dgp.sample(1000, ctx.fixed_rng("model_effect_rows"))[FEATURES].to_numpy()
+    fresh = ctx.dgp.sample(1000, ctx.fixed_rng("model_effect_rows"))[FEATURES].to_numpy()
     folds = np.array_split(np.random.default_rng(8).permutation(100), 5)
     for j, name in enumerate(FEATURES):
         curves = []

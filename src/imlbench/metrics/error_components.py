@@ -171,8 +171,7 @@ def error_component(claim: dict, t: Tables) -> list[dict]:
             return NoData(f"a jackknife SE needs 3 repetitions or more; "
                           f"{claim['where']['scenario']}/{learner}/{method} has {R}")
         test = tested(name)
-        both = np.concatenate([e, s], axis=1) if needs_model else e
-        P = e.shape[1]
+        both, P = np.concatenate([e, s], axis=1), e.shape[1]  # s has no columns unless read
         stat = component(test, e, s, runs)
         se = jackknife_se(both, lambda m: component(test, m[:, :P], m[:, P:], runs))
         se_truth = truth_se_of(truth_gradient(test, e), tse)
